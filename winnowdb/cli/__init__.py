@@ -1,0 +1,28 @@
+"""The ``winnowdb`` command line.
+
+Every command takes ``--db`` (or ``$WINNOWDB_DB``; default ./winnowdb.duckdb). Commands that
+print results take ``--format table|json|csv``. Problems are reported in one line on stderr with
+a non-zero exit status, never a traceback. Heavy modules are imported inside the commands, so
+``winnowdb --help`` stays fast. Each feature area registers its commands from its own module.
+"""
+from __future__ import annotations
+
+import sys
+
+from .app import app
+from . import core  # noqa: F401  (registers add, remove, query, pairs, compare, stats, sql)
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

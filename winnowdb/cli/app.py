@@ -1,0 +1,83 @@
+"""The Typer application object and what every command shares: options, errors, opening.
+
+Command modules (``core``, and one per feature area) register their commands on ``app``.
+"""
+from __future__ import annotations
+
+from enum import Enum
+from typing import List, Optional
+
+import typer
+
+app = typer.Typer(
+    name="winnowdb",
+    help="Find copied text and code. Fingerprint files into a DuckDB index (winnowing), then ask "
+         "which documents copy from which, where exactly, and how much.",
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+DbOption = typer.Option(None, "--db", envvar="WINNOWDB_DB", metavar="PATH",
+                        help="Index file (default ./winnowdb.duckdb, or $WINNOWDB_DB).")
+FormatOption = typer.Option(Format.table, "--format", "-f", help="Output format.")
+MaxDfOption = typer.Option(0, "--max-df", min=0, metavar="N",
+                           help="Ignore fingerprints found in more than N submissions (common "
+                                "material). 0 = auto: a quarter of the submissions, at least 10, "
+                                "at most 1000.")
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    from rich.text import Text
+
+    _console(stderr=True).print(Text.assemble(("error: ", "bold red"), message))
+    raise typer.Exit(code)
+
+
+class _Guard:
+    """Turn user-facing errors into one line + exit status (no tracebacks)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, et, ev, tb):
+        if et is None or issubclass(et, (typer.Exit, typer.Abort, SystemExit)):
+            return False
+        from ..errors import WinnowError
+
+        if issubclass(et, WinnowError):
+            _fail(str(ev), ev.exit_code)
+        if issubclass(et, KeyboardInterrupt):
+            _fail("interrupted", 130)
+        try:
+            import duckdb
+            if issubclass(et, duckdb.Error):
+                _fail(f"database error: {str(ev).strip().splitlines()[0]}")
+        except ImportError:
+            pass
+        if issubclass(et, OSError):
+            _fail(f"{ev.strerror or ev}: {ev.filename}" if getattr(ev, "filename", None) else str(ev))
+        if issubclass(et, MemoryError):
+            _fail("out of memory")
+        return False
+
+
+def _open(db, **kw):
+    import winnowdb
+
+    return winnowdb.open(db, **kw)
+
+

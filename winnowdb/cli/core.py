@@ -1,0 +1,197 @@
+"""Core commands: add, remove, query, pairs, compare, stats, sql."""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from .app import DbOption, Format, FormatOption, MaxDfOption, _console, _fail, _Guard, _open, app
+
+@app.command()
+def add(
+    paths: List[str] = typer.Argument(..., help="Files or directories to index (recursively)."),
+    db: Optional[str] = DbOption,
+    boilerplate: bool = typer.Option(False, "--boilerplate", "-b",
+                                     help="These files are boilerplate (templates, starter code, headers): "
+                                          "their passages never count as copying."),
+    label: Optional[str] = typer.Option(None, "--label", "-l",
+                                        help="Tag the documents with a label (e.g. a year) for `pairs --new`."),
+    submission_depth: Optional[int] = typer.Option(
+        None, "--submission-depth", "-d", min=1,
+        help="All files under one directory at this depth below each PATH form one submission "
+             "(MOSS -d); pairs are then between submissions."),
+    k: Optional[int] = typer.Option(None, "--k", min=1, help="k-gram length (new index only; default 20)."),
+    w: Optional[int] = typer.Option(None, "--w", min=1, help="Winnowing window (new index only; default 20)."),
+    normalizer: Optional[str] = typer.Option(None, "--normalizer", help="Normalizer (new index only): text."),
+) -> None:
+    """Fingerprint files into the index. Unchanged files are skipped; changed ones replaced.
+
+    The index is created on first use with the given --k/--w/--normalizer; they are fixed after.
+    Work is committed in batches: an interrupted add keeps every finished batch, and running the
+    same add again completes it.
+    """
+    from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
+                               TransferSpeedColumn)
+
+    from ..report import display_path
+
+    out = _console()
+    err = _console(stderr=True)
+    with _Guard():
+        with _open(db, k=k, w=w, normalizer=normalizer) as idx:
+            progress = Progress(TextColumn("[bold]adding"), BarColumn(), DownloadColumn(),
+                                TransferSpeedColumn(), TimeRemainingColumn(),
+                                TextColumn("{task.fields[file]}"), console=err, transient=True,
+                                disable=not err.is_terminal)
+            task = None
+
+            def on_start(files: int, total: int) -> None:
+                nonlocal task
+                task = progress.add_task("add", total=max(total, 1), file="")
+
+            def on_file(path: str, size: int) -> None:
+                progress.update(task, advance=size, file=display_path(path)[-40:])
+
+            with progress:
+                s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
+                            on_start=on_start, on_file=on_file)
+            missing = [x for x in s.skipped if x.reason == "no such file or directory"]
+            for x in s.skipped[:20]:
+                err.print(f"skipped {display_path(x.path)}: {x.reason}", markup=False, highlight=False)
+            if len(s.skipped) > 20:
+                err.print(f"... and {len(s.skipped) - 20} more skipped files", markup=False)
+            mb = s.bytes / 1e6
+            line = (f"{s.added} added, {s.updated} updated, {s.unchanged} unchanged, {len(s.skipped)} skipped; "
+                    f"{s.fingerprints} fingerprints from {mb:.1f} MB in {s.seconds:.2f}s -> {display_path(idx.path)}")
+            if s.interrupted:
+                err.print(f"interrupted: {s.saved} documents in {s.batches} committed batches were saved; "
+                          f"run the same add again to finish", markup=False)
+                raise typer.Exit(130)
+            out.print(line, markup=False)
+            if missing:
+                raise typer.Exit(2)
+
+
+@app.command()
+def remove(paths: List[str] = typer.Argument(..., help="Indexed files or directories to remove."),
+           db: Optional[str] = DbOption) -> None:
+    """Remove documents (and their fingerprints) from the index."""
+    with _Guard():
+        with _open(db, create=False) as idx:
+            gone = idx.remove(paths)
+    from ..report import display_path
+
+    for p in gone:
+        _console().print(f"removed {display_path(p)}", markup=False)
+    if not gone:
+        _fail("nothing in the index matches " + " ".join(paths), 1)
+
+
+@app.command()
+def query(
+    file: str = typer.Argument(..., help="A file (indexed or not) to look up in the index."),
+    db: Optional[str] = DbOption,
+    top: int = typer.Option(10, "--top", "-n", min=0, help="Show the best N hits (0 = all)."),
+    min_shared: int = typer.Option(1, "--min-shared", min=1, help="Hide hits sharing fewer fingerprints."),
+    max_df: int = MaxDfOption,
+    fmt: Format = FormatOption,
+) -> None:
+    """Which indexed documents share passages with FILE, ranked by how much of FILE they contain.
+
+    Fields: path, shared (distinct fingerprints in common), containment (share of FILE found in
+    the hit), contained (share of the hit found in FILE), resemblance (shared / union).
+    """
+    with _Guard():
+        with _open(db, create=False, read_only=True) as idx:
+            hits = idx.query(file, top=top, max_df=max_df, min_shared=min_shared)
+    from ..report import emit_rows
+
+    emit_rows(_console(), hits, ["path", "shared", "containment", "contained", "resemblance"], fmt.value,
+              title=f"documents sharing passages with {file}", empty="no indexed document shares a passage")
+
+
+@app.command()
+def pairs(
+    db: Optional[str] = DbOption,
+    top: int = typer.Option(50, "--top", "-n", min=0, help="Show the top N pairs (0 = all)."),
+    min_shared: int = typer.Option(1, "--min-shared", min=1, help="Only pairs sharing at least N fingerprints."),
+    new: Optional[str] = typer.Option(None, "--new", metavar="LABEL",
+                                      help="Archive mode: only pairs involving documents labelled LABEL "
+                                           "(new work against everything, never old against old)."),
+    max_df: int = MaxDfOption,
+    fmt: Format = FormatOption,
+) -> None:
+    """All-vs-all copying: every pair of documents that share passages, most copied first.
+
+    Fields: a, b, shared, containment_a (share of a found in b), containment_b, resemblance.
+    """
+    with _Guard():
+        with _open(db, create=False, read_only=True) as idx:
+            rows = idx.pairs(min_shared=min_shared, top=top, max_df=max_df, new_label=new)
+    from ..report import emit_rows
+
+    emit_rows(_console(), rows, ["a", "b", "shared", "containment_a", "containment_b", "resemblance"],
+              fmt.value, title="pairs sharing passages", empty="no pairs share a passage")
+
+
+@app.command()
+def compare(
+    a: str = typer.Argument(..., help="First file (indexed or not)."),
+    b: str = typer.Argument(..., help="Second file (indexed or not)."),
+    db: Optional[str] = DbOption,
+    max_df: int = MaxDfOption,
+    max_lines: int = typer.Option(12, "--max-lines", min=1, help="Lines shown per passage and side."),
+    fmt: Format = FormatOption,
+) -> None:
+    """The passages A and B share, side by side, matched text highlighted, with line numbers."""
+    with _Guard():
+        with _open(db, create=False, read_only=True) as idx:
+            cmp = idx.compare(a, b, max_df=max_df)
+    from ..report import compare_to_dict, emit_rows, passage_records, render_compare
+
+    con = _console()
+    if fmt is Format.json:
+        import json
+
+        con.out(json.dumps(compare_to_dict(cmp), indent=2), highlight=False)
+    elif fmt is Format.csv:
+        emit_rows(con, passage_records(cmp), ["passage", "path_a", "lines_a", "path_b", "lines_b", "matches"], "csv")
+    else:
+        render_compare(con, cmp, max_lines=max_lines)
+
+
+@app.command()
+def stats(db: Optional[str] = DbOption,
+          top_common: int = typer.Option(10, "--top-common", min=0, help="How many common fingerprints to list."),
+          fmt: Format = FormatOption) -> None:
+    """Index size, settings, measured fingerprint density vs 2/(w+1), most common fingerprints."""
+    with _Guard():
+        with _open(db, create=False, read_only=True) as idx:
+            st = idx.stats(top_common=top_common)
+    from ..report import render_stats
+
+    render_stats(_console(), st, fmt.value)
+
+
+@app.command()
+def sql(
+    query_text: str = typer.Argument(..., metavar="QUERY", help="SQL to run on the index (DuckDB dialect)."),
+    db: Optional[str] = DbOption,
+    write: bool = typer.Option(False, "--write", help="Open the index writable (default read-only)."),
+    fmt: Format = FormatOption,
+) -> None:
+    """Run ad-hoc SQL on the index: tables settings, documents, document_texts, fingerprints;
+    views document_fingerprints, boilerplate_hashes, fingerprint_df, default_max_df, pairs."""
+    with _Guard():
+        with _open(db, create=False, read_only=not write) as idx:
+            cols, rows = idx.sql(query_text)
+    from ..report import emit_rows
+
+    seen: dict[str, int] = {}
+    unique = []
+    for c in cols:  # make repeated column names distinct (a.path, b.path -> path, path_2)
+        seen[c] = seen.get(c, 0) + 1
+        unique.append(c if seen[c] == 1 else f"{c}_{seen[c]}")
+    cols = unique
+
+    emit_rows(_console(), [dict(zip(cols, r)) for r in rows], cols, fmt.value, empty="(no rows)")

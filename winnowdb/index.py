@@ -1,0 +1,273 @@
+"""The Python API: an ``Index`` object with add / remove / query / pairs / compare / stats / sql.
+
+It ties the pipeline together (sources -> normalize -> fingerprint -> store -> sql) and returns
+plain Python data (dicts with the documented field names), which the CLI renders.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import WinnowError
+from .fingerprint import HASH_VERSION, SELECTIONS
+from .indexer import NORMALIZERS, AddSummary, add_paths, fingerprint_source
+from .passages import Passage, merge_matches
+from .sources import Skipped, read_source
+from .store import DEFAULT_DB, Store
+
+__all__ = ["Index", "open_index", "DEFAULTS", "Side", "Comparison"]
+
+#: Defaults for a new index. k and w count normalized characters for text: a shared passage of
+#: t = w + k - 1 = 39 letters/digits (about 7 words) is always found; shorter than k = 20 (about
+#: 4 words, common phrases) is noise that never matches.
+DEFAULTS = {"k": 20, "w": 20, "normalizer": "text", "selection": "winnow", "mod_m": 1}
+
+
+def default_db() -> str:
+    return os.environ.get("WINNOWDB_DB") or DEFAULT_DB
+
+
+@dataclass
+class Side:
+    """One side of a comparison: a display name, its documents' texts, and fingerprint rows."""
+
+    name: str
+    texts: dict[int, str]
+    paths: dict[int, str]
+    fingerprints: Any  # pyarrow.Table (hash, doc, pos, start_offset, end_offset)
+
+
+@dataclass
+class Comparison:
+    """Two sides and the passages they share."""
+
+    a: Side
+    b: Side
+    passages: list[Passage]
+    score: dict
+
+
+class Index:
+    """An open winnowdb index. Create with ``winnowdb.open(path)``."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    # ----------------------------------------------------------------- basics
+    @property
+    def path(self) -> str:
+        return self.store.path
+
+    @property
+    def settings(self) -> dict[str, str]:
+        return dict(self.store.settings)
+
+    @property
+    def k(self) -> int:
+        return self.store.setting_int("k")
+
+    @property
+    def w(self) -> int:
+        return self.store.setting_int("w")
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "Index":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _max_df(self, max_df: int | None) -> int:
+        if max_df is None or max_df <= 0:
+            return self.store.default_max_df()
+        return int(max_df)
+
+    # ----------------------------------------------------------------- writing
+    def add(self, paths: list[str | os.PathLike], *, label: str | None = None, boilerplate: bool = False,
+            submission_depth: int | None = None, on_start=None, on_file=None) -> AddSummary:
+        """Index files and directories (recursively); unchanged files are skipped."""
+        return add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
+                         submission_depth=submission_depth, on_start=on_start, on_file=on_file)
+
+    def remove(self, paths: list[str | os.PathLike]) -> list[str]:
+        """Remove documents by path (a directory removes everything indexed under it)."""
+        wanted = [str(Path(p).resolve()) for p in paths]
+        rows = self.store.con.execute("SELECT doc, path FROM documents").fetchall()
+        gone = [(d, p) for d, p in rows
+                if any(p == w or p.startswith(w.rstrip(os.sep) + os.sep) for w in wanted)]
+        self.store.remove_docs([d for d, _ in gone])
+        return sorted(p for _, p in gone)
+
+    # ----------------------------------------------------------------- reading
+    def pairs(self, *, min_shared: int = 1, top: int = 50, max_df: int | None = None,
+              new_label: str | None = None) -> list[dict]:
+        """All-vs-all pairs of submissions sharing fingerprints, most copied first.
+
+        Each pair: a, b, shared, fingerprints_a, fingerprints_b, containment_a, containment_b,
+        resemblance. ``top=0`` returns every pair.
+        """
+        cur = self.store.run("pairs", max_df=self._max_df(max_df), min_shared=max(1, int(min_shared)),
+                             new_label=new_label)
+        return _records(cur, top)
+
+    def query(self, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
+              min_shared: int = 1) -> list[dict]:
+        """Indexed submissions sharing fingerprints with the file ``source``, ranked.
+
+        Each hit: path, shared, query_fingerprints, fingerprints, containment (how much of the
+        query is found in the hit), contained (how much of the hit is found in the query),
+        resemblance.
+        """
+        side = self._side(source)
+        import pyarrow as pa
+
+        con = self.store.con
+        con.register("query_fingerprints", pa.table({"hash": side.fingerprints.column("hash")}))
+        try:
+            exclude = self._submission_of(source)
+            cur = self.store.run("query_hits", max_df=self._max_df(max_df), exclude=exclude,
+                                 min_shared=max(1, int(min_shared)))
+            return _records(cur, top)
+        finally:
+            con.unregister("query_fingerprints")
+
+    def compare(self, a: str | os.PathLike, b: str | os.PathLike, *, max_df: int | None = None) -> Comparison:
+        """The passages two files (or submissions, indexed or not) share."""
+        sa, sb = self._side(a), self._side(b)
+        con = self.store.con
+        con.register("left_fingerprints", sa.fingerprints)
+        con.register("right_fingerprints", sb.fingerprints)
+        try:
+            cur = self.store.run("passage_matches", max_df=self._max_df(max_df))
+            cols = [d[0] for d in cur.description]
+            tbl = cur.fetchnumpy()
+        finally:
+            con.unregister("left_fingerprints")
+            con.unregister("right_fingerprints")
+        passages = merge_matches({c: np.asarray(tbl[c]) for c in cols}, self.w)
+        hashes_a = set(np.asarray(sa.fingerprints.column("hash")).tolist())
+        hashes_b = set(np.asarray(sb.fingerprints.column("hash")).tolist())
+        shared = len(set(np.asarray(tbl["hash"]).tolist())) if len(tbl["hash"]) else 0
+        na, nb = len(hashes_a), len(hashes_b)
+        score = {"shared": shared,
+                 "containment_a": shared / na if na else 0.0,
+                 "containment_b": shared / nb if nb else 0.0,
+                 "resemblance": shared / (na + nb - shared) if na + nb - shared else 0.0}
+        return Comparison(sa, sb, passages, score)
+
+    def stats(self, top_common: int = 10) -> dict:
+        """Index size, measured density against the expected 2/(w+1), most common fingerprints."""
+        s = self.store
+        summary = _records(s.run("index_summary"), 1)[0]
+        density = s.run("window_density", k=self.k).fetchall()[0][0]
+        common = _records(s.run("common_fingerprints", limit_rows=int(top_common)), 0)
+        texts = {}
+        for row in common:
+            doc = row["example_doc"]
+            if doc not in texts:
+                texts[doc] = s.con.execute(
+                    "SELECT d.path, t.text FROM documents d JOIN document_texts t ON t.doc = d.doc "
+                    "WHERE d.doc = ?", [doc]).fetchall()[0]
+            path, text = texts[doc]
+            row["example_path"] = path
+            row["example_text"] = text[row["example_start"]:row["example_end"]]
+        return {"index": self.path, "settings": self.settings, **summary,
+                "density": density, "expected_density": 2.0 / (self.w + 1),
+                "default_max_df": s.default_max_df(), "common": common}
+
+    def sql(self, query: str) -> tuple[list[str], list[tuple]]:
+        """Run ad-hoc SQL; returns (column names, rows)."""
+        import duckdb
+
+        try:
+            cur = self.store.con.execute(query)
+        except duckdb.Error as exc:
+            raise WinnowError(f"SQL error: {str(exc).splitlines()[0]}") from None
+        if cur.description is None:
+            return [], []
+        return [d[0] for d in cur.description], cur.fetchall()
+
+    # ----------------------------------------------------------------- helpers
+    def _submission_of(self, source: str | os.PathLike) -> str | None:
+        p = str(Path(source).resolve())
+        row = self.store.con.execute(
+            "SELECT submission FROM documents WHERE path = ? OR submission = ? LIMIT 1", [p, p]).fetchall()
+        return row[0][0] if row else None
+
+    def _side(self, source: str | os.PathLike) -> Side:
+        """Fingerprints and texts of ``source``: from the index when it is indexed, else the file."""
+        import pyarrow as pa
+
+        p = str(Path(source).resolve())
+        con = self.store.con
+        docs = con.execute(
+            "SELECT d.doc, d.path, t.text FROM documents d JOIN document_texts t ON t.doc = d.doc "
+            "WHERE (d.path = ? OR d.submission = ?) AND d.kind = 'document' ORDER BY d.path", [p, p]).fetchall()
+        if docs:
+            ids = [d[0] for d in docs]
+            con.register("_side_docs", pa.table({"doc": pa.array(ids, pa.int32())}))
+            try:
+                fps = con.sql(
+                    "SELECT f.hash, f.doc, f.pos, f.start_offset, f.end_offset FROM fingerprints f "
+                    "JOIN _side_docs s ON s.doc = f.doc").to_arrow_table()
+            finally:
+                con.unregister("_side_docs")
+            return Side(str(source), {d[0]: d[2] for d in docs}, {d[0]: d[1] for d in docs}, fps)
+        path = Path(source)
+        if not path.exists():
+            raise WinnowError(f"{source}: no such file, and not in the index")
+        if path.is_dir():
+            raise WinnowError(f"{source} is a directory that is not an indexed submission")
+        src = read_source(path)
+        if isinstance(src, Skipped):
+            raise WinnowError(f"{source}: {src.reason}")
+        _, fps = fingerprint_source(src.text, self.store.settings)
+        table = pa.table({"hash": fps.hash, "doc": np.full(len(fps), -1, dtype=np.int32),
+                          "pos": fps.pos.astype(np.int32), "start_offset": fps.start.astype(np.int32),
+                          "end_offset": fps.stop.astype(np.int32)})
+        return Side(str(source), {-1: src.text}, {-1: p}, table)
+
+
+def _records(cur, top: int) -> list[dict]:
+    cols = [d[0] for d in cur.description]
+    rows = cur.fetchall() if not top or top <= 0 else cur.fetchmany(int(top))
+    return [dict(zip(cols, r)) for r in rows]
+
+
+def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w: int | None = None,
+               normalizer: str | None = None, selection: str | None = None, mod_m: int | None = None,
+               read_only: bool = False, create: bool = True) -> Index:
+    """Open the index at ``path`` (default ``$WINNOWDB_DB`` or ./winnowdb.duckdb).
+
+    A missing index is created (unless ``create=False`` or ``read_only``) with the given k, w and
+    normalizer (defaults in ``DEFAULTS``). For an existing index, any k/w/normalizer given must
+    match the ones it was created with. ``selection`` is how fingerprints are kept: ``winnow``
+    (default), ``all`` (every k-gram) or ``mod`` (hashes that are 0 mod ``mod_m``).
+    """
+    path = str(path) if path is not None else default_db()
+    for name, val in (("k", k), ("w", w)):
+        if val is not None and int(val) < 1:
+            raise WinnowError(f"{name} must be a positive whole number, not {val}")
+    if normalizer is not None and normalizer not in NORMALIZERS:
+        raise WinnowError(f"unknown normalizer {normalizer!r} (choose from {', '.join(NORMALIZERS)})")
+    if selection is not None and selection not in SELECTIONS:
+        raise WinnowError(f"unknown selection {selection!r} (choose from {', '.join(SELECTIONS)})")
+    if mod_m is not None and int(mod_m) < 1:
+        raise WinnowError(f"mod_m must be a positive whole number, not {mod_m}")
+    if selection == "mod" and mod_m is None:
+        mod_m = 8
+    wanted = {"k": k, "w": w, "normalizer": normalizer, "selection": selection, "mod_m": mod_m}
+    settings = None
+    if not Path(path).exists():
+        settings = {key: (val if val is not None else DEFAULTS[key]) for key, val in wanted.items()}
+        settings.update(hash_version=HASH_VERSION)
+    else:
+        settings = {key: val for key, val in wanted.items() if val is not None}
+    store = Store.open(path, read_only=read_only, create=create and not read_only, settings=settings)
+    return Index(store)

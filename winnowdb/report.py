@@ -1,0 +1,190 @@
+"""Render results for people and programs: rich tables, JSON and CSV, side-by-side passages.
+
+Document text is always handed to rich as ``Text`` objects (never parsed as markup), so file
+contents cannot restyle or garble the terminal output.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from typing import Any, Iterable
+
+__all__ = ["emit_rows", "display_path", "render_compare", "compare_to_dict", "passage_records",
+           "render_stats"]
+
+FORMATS = ("table", "json", "csv")
+
+
+def display_path(path: str) -> str:
+    """A path relative to the current directory when it lies below it, else unchanged."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def _cell(value: Any, column: str) -> str:
+    if isinstance(value, float):
+        if column in ("containment", "contained", "resemblance", "density", "expected_density") \
+                or column.startswith("containment"):
+            return f"{100 * value:.1f}%"
+        return f"{value:.4g}"
+    if value is None:
+        return ""
+    if column in ("a", "b", "path") and isinstance(value, str):
+        return display_path(value)
+    return str(value)
+
+
+def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title: str | None = None,
+              empty: str = "no results") -> None:
+    """Print ``rows`` (dicts) as a table, JSON (a list of objects) or CSV with ``columns``."""
+    if fmt == "json":
+        console.out(json.dumps([{c: r.get(c) for c in columns} for r in rows], indent=2, default=str),
+                    highlight=False)
+        return
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(columns)
+        for r in rows:
+            w.writerow(["" if r.get(c) is None else r.get(c) for c in columns])
+        console.out(buf.getvalue().rstrip("\n"), highlight=False)
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    if not rows:
+        console.print(Text(empty, style="dim"))
+        return
+    table = Table(title=title, show_lines=False, header_style="bold")
+    for c in columns:
+        numeric = isinstance(rows[0].get(c), (int, float))
+        table.add_column(c, justify="right" if numeric else "left", overflow="fold")
+    for r in rows:
+        table.add_row(*(Text(_cell(r.get(c), c)) for c in columns))
+    console.print(table)
+
+
+def _lines(text: str, start: int, end: int) -> tuple[int, int]:
+    first = text.count("\n", 0, start) + 1
+    last = first + text.count("\n", start, max(start, end - 1))
+    return first, last
+
+
+def passage_records(cmp) -> list[dict]:
+    """Passages of a ``Comparison`` as plain dicts (stable JSON field names)."""
+    out = []
+    for i, p in enumerate(cmp.passages, 1):
+        ta, tb = cmp.a.texts[p.doc_a], cmp.b.texts[p.doc_b]
+        la, lb = _lines(ta, p.start_a, p.end_a), _lines(tb, p.start_b, p.end_b)
+        out.append({
+            "passage": i,
+            "path_a": cmp.a.paths[p.doc_a], "lines_a": [la[0], la[1]],
+            "start_a": p.start_a, "end_a": p.end_a,
+            "path_b": cmp.b.paths[p.doc_b], "lines_b": [lb[0], lb[1]],
+            "start_b": p.start_b, "end_b": p.end_b,
+            "matches": p.matches,
+            "text_a": ta[p.start_a:p.end_a], "text_b": tb[p.start_b:p.end_b],
+        })
+    return out
+
+
+def compare_to_dict(cmp) -> dict:
+    return {"a": cmp.a.name, "b": cmp.b.name, **cmp.score, "passages": passage_records(cmp)}
+
+
+def _excerpt(text: str, start: int, end: int, max_lines: int):
+    """The lines around text[start:end] with the matched part highlighted, as rich Text."""
+    from rich.text import Text
+
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    chunk = text[line_start:line_end].replace("\t", "    ")
+    out = Text()
+    lines = text[line_start:line_end].split("\n")
+    first = text.count("\n", 0, line_start) + 1
+    offset = line_start
+    shown = 0
+    for n, line in enumerate(lines):
+        if shown == max_lines:
+            out.append(f"      … {len(lines) - shown} more lines\n", style="dim")
+            break
+        out.append(f"{first + n:5d} ", style="dim")
+        a, b = max(start - offset, 0), min(end - offset, len(line))
+        clean = "".join(ch if ch.isprintable() or ch == "\t" else "\ufffd" for ch in line)
+        if a < b:
+            out.append(clean[:a])
+            out.append(clean[a:b], style="bold black on yellow")
+            out.append(clean[b:])
+        else:
+            out.append(clean)
+        out.append("\n")
+        offset += len(line) + 1
+        shown += 1
+    del chunk
+    return out
+
+
+def render_compare(console, cmp, *, max_lines: int = 12) -> None:
+    """Side-by-side view of every passage two documents share, matched text highlighted."""
+    from rich.table import Table
+    from rich.text import Text
+
+    s = cmp.score
+    console.print(Text.assemble(
+        ("A ", "bold"), display_path(cmp.a.name), ("  B ", "bold"), display_path(cmp.b.name)))
+    console.print(Text(
+        f"{s['shared']} shared fingerprints · {100 * s['containment_a']:.1f}% of A found in B · "
+        f"{100 * s['containment_b']:.1f}% of B found in A · resemblance {100 * s['resemblance']:.1f}% · "
+        f"{len(cmp.passages)} passages"))
+    for rec, p in zip(passage_records(cmp), cmp.passages):
+        t = Table(show_header=True, header_style="bold", expand=True)
+        t.add_column(Text(f"#{rec['passage']}  A {display_path(rec['path_a'])} "
+                          f"lines {rec['lines_a'][0]}-{rec['lines_a'][1]}"), ratio=1, overflow="fold")
+        t.add_column(Text(f"B {display_path(rec['path_b'])} lines {rec['lines_b'][0]}-{rec['lines_b'][1]}"),
+                     ratio=1, overflow="fold")
+        t.add_row(_excerpt(cmp.a.texts[p.doc_a], p.start_a, p.end_a, max_lines),
+                  _excerpt(cmp.b.texts[p.doc_b], p.start_b, p.end_b, max_lines))
+        console.print(t)
+
+
+def render_stats(console, st: dict, fmt: str) -> None:
+    """The index summary, density check and most common fingerprints."""
+    if fmt == "json":
+        console.out(json.dumps(st, indent=2, default=str), highlight=False)
+        return
+    if fmt == "csv":
+        scalars = [k for k, v in st.items() if not isinstance(v, (dict, list))]
+        emit_rows(console, [st], scalars, "csv")
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title=f"index {display_path(st['index'])}", show_header=False)
+    t.add_column("what", style="bold")
+    t.add_column("value")
+    cfg = st["settings"]
+    rows: Iterable[tuple[str, str]] = [
+        ("documents", f"{st['documents']} ({st['submissions']} submissions, {st['boilerplate']} boilerplate)"),
+        ("fingerprints", f"{st['fingerprints']} ({st['distinct_hashes']} distinct)"),
+        ("text", f"{st['chars']} characters, {st['units']} normalized units"),
+        ("settings", f"k={cfg.get('k')} w={cfg.get('w')} normalizer={cfg.get('normalizer')} "
+                     f"(guarantee t={int(cfg.get('k', 0)) + int(cfg.get('w', 0)) - 1})"),
+        ("density", ("n/a" if st["density"] is None else f"{st['density']:.4f}") +
+         f" measured vs {st['expected_density']:.4f} expected (2/(w+1))"),
+        ("default --max-df", str(st["default_max_df"])),
+        ("schema", f"version {cfg.get('schema_version')}, hash {cfg.get('hash_version')}"),
+    ]
+    for a, b in rows:
+        t.add_row(a, Text(b))
+    console.print(t)
+    if st["common"]:
+        emit_rows(console, [{"hash": c["hash"], "df": c["df"], "occurrences": c["occurrences"],
+                             "example": c["example_text"].replace("\n", " ")[:60],
+                             "in": display_path(c["example_path"])} for c in st["common"]],
+                  ["hash", "df", "occurrences", "example", "in"], "table", title="most common fingerprints")

@@ -1,0 +1,60 @@
+"""Load the SQL files that answer winnowdb's questions (``sql/*.sql``), one query per file.
+
+Queries use named parameters written ``$name``; callers bind them (never string-splice a value
+into SQL). ``as_view`` turns a query file into a view body by substituting SQL expressions for
+its parameters (used for the convenience views in a DuckDB index); ``for_spark`` rewrites the
+parameter markers into Spark SQL's ``:name`` form.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = ["sql_dir", "load", "as_view", "for_spark", "parameters"]
+
+_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def sql_dir() -> Path:
+    """The folder of SQL files: inside the installed package, or the source tree's ``sql/``."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "sql", here.parent / "sql"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError("winnowdb's sql/ folder is missing from the installation")
+
+
+@lru_cache(maxsize=None)
+def load(name: str) -> str:
+    """The text of ``sql/<name>.sql``."""
+    return (sql_dir() / f"{name}.sql").read_text(encoding="utf-8")
+
+
+def parameters(sql: str) -> set[str]:
+    """Names of the ``$name`` parameters a query uses."""
+    return set(_PARAM.findall(_strip_comments(sql)))
+
+
+def bind(sql: str, values: dict) -> dict:
+    """The subset of ``values`` that the query uses (DuckDB rejects unused named parameters)."""
+    used = parameters(sql)
+    missing = used - values.keys()
+    if missing:
+        raise KeyError(f"missing SQL parameters: {sorted(missing)}")
+    return {k: v for k, v in values.items() if k in used}
+
+
+def as_view(name: str, expressions: dict[str, str]) -> str:
+    """Query ``name`` with each ``$param`` replaced by a SQL expression (for CREATE VIEW)."""
+    body = _strip_comments(load(name))
+    return _PARAM.sub(lambda m: f"({expressions[m.group(1)]})", body)
+
+
+def for_spark(sql: str) -> str:
+    """The same query with Spark SQL's ``:name`` parameter markers."""
+    return _PARAM.sub(lambda m: ":" + m.group(1), sql)
+
+
+def _strip_comments(sql: str) -> str:
+    return "\n".join(line for line in sql.splitlines() if not line.lstrip().startswith("--"))
