@@ -22,7 +22,15 @@ def add(
              "(MOSS -d); pairs are then between submissions."),
     k: Optional[int] = typer.Option(None, "--k", min=1, help="k-gram length (new index only; default 20)."),
     w: Optional[int] = typer.Option(None, "--w", min=1, help="Winnowing window (new index only; default 20)."),
-    normalizer: Optional[str] = typer.Option(None, "--normalizer", help="Normalizer (new index only): text."),
+    normalizer: Optional[str] = typer.Option(
+        None, "--normalizer",
+        help="Normalizer (new index only): text (letters and digits, case folded; k counts characters) "
+             "or words (Broder's word shingles; k counts words)."),
+    selection: Optional[str] = typer.Option(
+        None, "--selection",
+        help="Which k-gram hashes become fingerprints (new index only): winnow (default; every shared "
+             "passage of w+k-1 units is found), all (every k-gram), mod (hashes 0 mod --mod-m)."),
+    mod_m: Optional[int] = typer.Option(None, "--mod-m", min=1, help="m for --selection mod (default 8)."),
 ) -> None:
     """Fingerprint files into the index. Unchanged files are skipped; changed ones replaced.
 
@@ -38,7 +46,7 @@ def add(
     out = _console()
     err = _console(stderr=True)
     with _Guard():
-        with _open(db, k=k, w=w, normalizer=normalizer) as idx:
+        with _open(db, k=k, w=w, normalizer=normalizer, selection=selection, mod_m=mod_m) as idx:
             progress = Progress(TextColumn("[bold]adding"), BarColumn(), DownloadColumn(),
                                 TransferSpeedColumn(), TimeRemainingColumn(),
                                 TextColumn("{task.fields[file]}"), console=err, transient=True,
