@@ -23,8 +23,10 @@ __all__ = ["Index", "open_index", "DEFAULTS", "Side", "Comparison"]
 
 #: Defaults for a new index. k and w count normalized characters for text: a shared passage of
 #: t = w + k - 1 = 39 letters/digits (about 7 words) is always found; shorter than k = 20 (about
-#: 4 words, common phrases) is noise that never matches.
-DEFAULTS = {"k": 20, "w": 20, "normalizer": "text", "selection": "winnow", "mod_m": 1}
+#: 4 words, common phrases) is noise that never matches. code_k and code_w count tokens for
+#: source code: a shared run of 19 tokens (two or three statements) is always found.
+DEFAULTS = {"k": 20, "w": 20, "code_k": 12, "code_w": 8, "normalizer": "auto", "selection": "winnow",
+            "mod_m": 1}
 
 
 def default_db() -> str:
@@ -90,10 +92,15 @@ class Index:
 
     # ----------------------------------------------------------------- writing
     def add(self, paths: list[str | os.PathLike], *, label: str | None = None, boilerplate: bool = False,
-            submission_depth: int | None = None, on_start=None, on_file=None) -> AddSummary:
-        """Index files and directories (recursively); unchanged files are skipped."""
+            submission_depth: int | None = None, language: str | None = None, on_start=None,
+            on_file=None) -> AddSummary:
+        """Index files and directories (recursively); unchanged files are skipped.
+
+        ``language`` forces the programming language of code files (default: by extension).
+        """
         return add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
-                         submission_depth=submission_depth, on_start=on_start, on_file=on_file)
+                         submission_depth=submission_depth, language=language, on_start=on_start,
+                         on_file=on_file)
 
     def remove(self, paths: list[str | os.PathLike]) -> list[str]:
         """Remove documents by path (a directory removes everything indexed under it)."""
@@ -165,7 +172,11 @@ class Index:
         """Index size, measured density against the expected 2/(w+1), most common fingerprints."""
         s = self.store
         summary = _records(s.run("index_summary"), 1)[0]
-        density = s.run("window_density", k=self.k).fetchall()[0][0]
+        cfg = s.settings
+        code_k, code_w = int(cfg.get("code_k", self.k)), int(cfg.get("code_w", self.w))
+        density = [{"family": fam, "documents": n, "density": d,
+                    "expected": 2.0 / ((code_w if fam == "code" else self.w) + 1)}
+                   for fam, n, d in s.run("window_density", k=self.k, code_k=code_k).fetchall()]
         common = _records(s.run("common_fingerprints", limit_rows=int(top_common)), 0)
         texts = {}
         for row in common:
@@ -178,7 +189,7 @@ class Index:
             row["example_path"] = path
             row["example_text"] = text[row["example_start"]:row["example_end"]]
         return {"index": self.path, "settings": self.settings, **summary,
-                "density": density, "expected_density": 2.0 / (self.w + 1),
+                "density": density,
                 "default_max_df": s.default_max_df(), "common": common}
 
     def sql(self, query: str) -> tuple[list[str], list[tuple]]:
@@ -227,7 +238,10 @@ class Index:
         src = read_source(path)
         if isinstance(src, Skipped):
             raise WinnowError(f"{source}: {src.reason}")
-        _, fps = fingerprint_source(src.text, self.store.settings)
+        try:
+            _, _, fps = fingerprint_source(src.text, self.store.settings, path=p)
+        except ValueError as exc:
+            raise WinnowError(str(exc)) from None
         table = pa.table({"hash": fps.hash, "doc": np.full(len(fps), -1, dtype=np.int32),
                           "pos": fps.pos.astype(np.int32), "start_offset": fps.start.astype(np.int32),
                           "end_offset": fps.stop.astype(np.int32)})
@@ -241,6 +255,7 @@ def _records(cur, top: int) -> list[dict]:
 
 
 def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w: int | None = None,
+               code_k: int | None = None, code_w: int | None = None,
                normalizer: str | None = None, selection: str | None = None, mod_m: int | None = None,
                read_only: bool = False, create: bool = True) -> Index:
     """Open the index at ``path`` (default ``$WINNOWDB_DB`` or ./winnowdb.duckdb).
@@ -251,7 +266,7 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     (default), ``all`` (every k-gram) or ``mod`` (hashes that are 0 mod ``mod_m``).
     """
     path = str(path) if path is not None else default_db()
-    for name, val in (("k", k), ("w", w)):
+    for name, val in (("k", k), ("w", w), ("code_k", code_k), ("code_w", code_w)):
         if val is not None and int(val) < 1:
             raise WinnowError(f"{name} must be a positive whole number, not {val}")
     if normalizer is not None and normalizer not in NORMALIZERS:
@@ -262,7 +277,8 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
         raise WinnowError(f"mod_m must be a positive whole number, not {mod_m}")
     if selection == "mod" and mod_m is None:
         mod_m = 8
-    wanted = {"k": k, "w": w, "normalizer": normalizer, "selection": selection, "mod_m": mod_m}
+    wanted = {"k": k, "w": w, "code_k": code_k, "code_w": code_w, "normalizer": normalizer,
+              "selection": selection, "mod_m": mod_m}
     settings = None
     if not Path(path).exists():
         settings = {key: (val if val is not None else DEFAULTS[key]) for key, val in wanted.items()}

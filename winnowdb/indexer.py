@@ -17,6 +17,8 @@ from typing import Callable, Iterable
 import numpy as np
 
 from .fingerprint import fingerprint
+from .codetokens import normalize_code
+from .languages import language_for
 from .normalize import normalize_text, normalize_words
 from .simhash import simhash64
 from .sources import Skipped, Source, iter_files, read_source
@@ -24,8 +26,24 @@ from .store import Store
 
 __all__ = ["AddSummary", "add_paths", "fingerprint_source", "NORMALIZERS"]
 
-#: normalizer name -> (function text -> Normalized, hash salt)
-NORMALIZERS = {"text": (normalize_text, 0), "words": (normalize_words, 0x11)}
+#: normalizer settings an index can be created with
+NORMALIZERS = ("auto", "text", "words", "code")
+_SALT = {"text": 0, "words": 0x11, "code": 0x22}
+
+
+def choose_normalizer(setting: str, path: str | None, language: str | None = None) -> tuple[str, str | None]:
+    """(family, language) for one file: ``auto`` picks code for known code extensions, else text.
+
+    ``language`` forces the programming language (for files whose extension does not say).
+    """
+    if setting in ("text", "words"):
+        return setting, None
+    lang = language or (language_for(path) if path else None)
+    if lang is not None:
+        return "code", lang
+    if setting == "code":
+        raise ValueError(f"{path}: cannot tell the programming language (use --language)")
+    return "text", None
 
 BATCH_BYTES = 8 * 1024 * 1024
 BATCH_DOCS = 2000
@@ -50,21 +68,29 @@ class AddSummary:
         return self.added + self.updated
 
 
-def fingerprint_source(text: str, settings: dict[str, str], *, every_kgram: bool = False):
-    """(Normalized, Fingerprints) of a text under an index's settings.
+def fingerprint_source(text: str, settings: dict[str, str], *, path: str | None = None,
+                       language: str | None = None, every_kgram: bool = False):
+    """(normalizer name, Normalized, Fingerprints) of a text under an index's settings.
 
-    ``every_kgram`` keeps the hash of every k-gram instead of winnowing (window 1). Boilerplate is
-    stored that way: in a document that embeds the boilerplate, windows near its edges can select
+    Code is tokenized (k and w count tokens: settings code_k, code_w); text is folded to letters
+    and digits (k and w count characters) or, with the words normalizer, to words.
+    ``every_kgram`` keeps the hash of every k-gram instead of winnowing. Boilerplate is stored
+    that way: in a document that embeds the boilerplate, windows near its edges can select
     boilerplate k-grams that winnowing the boilerplate file alone would not, and those must still
     be recognised as boilerplate.
     """
-    normalizer = settings.get("normalizer", "text")
-    fn, salt = NORMALIZERS[normalizer]
-    norm = fn(text)
+    family, lang = choose_normalizer(settings.get("normalizer", "text"), path, language)
+    if family == "code":
+        norm = normalize_code(text, lang)
+        k, w = int(settings.get("code_k", settings["k"])), int(settings.get("code_w", settings["w"]))
+        name = f"code:{lang}"
+    else:
+        norm = normalize_words(text) if family == "words" else normalize_text(text)
+        k, w = int(settings["k"]), int(settings["w"])
+        name = family
     selection = "all" if every_kgram else settings.get("selection", "winnow")
-    fps = fingerprint(norm, int(settings["k"]), int(settings["w"]), salt=salt, selection=selection,
-                      m=int(settings.get("mod_m", 1)))
-    return norm, fps
+    fps = fingerprint(norm, k, w, salt=_SALT[family], selection=selection, m=int(settings.get("mod_m", 1)))
+    return name, norm, fps
 
 
 def _submission_of(path: Path, root: Path | None, depth: int | None) -> str:
@@ -137,7 +163,7 @@ class _Batch:
 
 
 def add_paths(store: Store, paths: list[str], *, label: str | None = None, boilerplate: bool = False,
-              submission_depth: int | None = None,
+              submission_depth: int | None = None, language: str | None = None,
               on_start: Callable[[int, int], None] | None = None,
               on_file: Callable[[str, int], None] | None = None) -> AddSummary:
     """Index every file under ``paths``; returns what was done (also when interrupted).
@@ -168,7 +194,6 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
     next_id = store.next_doc_id()
     batch = _Batch()
     settings = store.settings
-    normalizer = settings.get("normalizer", "text")
 
     def flush() -> None:
         nonlocal batch
@@ -206,7 +231,12 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
                     if on_file:
                         on_file(spath, sizes[path])
                     continue
-            norm, fps = fingerprint_source(src.text, settings, every_kgram=boilerplate)
+            try:
+                normalizer, norm, fps = fingerprint_source(src.text, settings, path=spath, language=language,
+                                                           every_kgram=boilerplate)
+            except ValueError as exc:
+                summary.skipped.append(Skipped(spath, str(exc).split(": ", 1)[-1]))
+                continue
             batch.docs.append(dict(
                 doc=next_id, path=spath, submission=submission, label=label, kind=kind,
                 normalizer=normalizer, content_hash=src.content_hash,

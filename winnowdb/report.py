@@ -159,7 +159,7 @@ def render_stats(console, st: dict, fmt: str) -> None:
         console.out(json.dumps(st, indent=2, default=str), highlight=False)
         return
     if fmt == "csv":
-        scalars = [k for k, v in st.items() if not isinstance(v, (dict, list))]
+        scalars = [k for k, v in st.items() if not isinstance(v, (dict, list))]  # nested parts: use json
         emit_rows(console, [st], scalars, "csv")
         return
     from rich.table import Table
@@ -173,10 +173,12 @@ def render_stats(console, st: dict, fmt: str) -> None:
         ("documents", f"{st['documents']} ({st['submissions']} submissions, {st['boilerplate']} boilerplate)"),
         ("fingerprints", f"{st['fingerprints']} ({st['distinct_hashes']} distinct)"),
         ("text", f"{st['chars']} characters, {st['units']} normalized units"),
-        ("settings", f"k={cfg.get('k')} w={cfg.get('w')} normalizer={cfg.get('normalizer')} "
-                     f"(guarantee t={int(cfg.get('k', 0)) + int(cfg.get('w', 0)) - 1})"),
-        ("density", ("n/a" if st["density"] is None else f"{st['density']:.4f}") +
-         f" measured vs {st['expected_density']:.4f} expected (2/(w+1))"),
+        ("settings", f"normalizer={cfg.get('normalizer')} selection={cfg.get('selection')}; text: k={cfg.get('k')} "
+                     f"w={cfg.get('w')} (guarantee t={int(cfg.get('k', 0)) + int(cfg.get('w', 0)) - 1} characters); "
+                     f"code: k={cfg.get('code_k')} w={cfg.get('code_w')} (guarantee t="
+                     f"{int(cfg.get('code_k', 0)) + int(cfg.get('code_w', 0)) - 1} tokens)"),
+        *[(f"density ({d['family']})", f"{d['density']:.4f} measured vs {d['expected']:.4f} expected "
+           f"(2/(w+1)) over {d['documents']} documents") for d in st["density"]],
         ("default --max-df", str(st["default_max_df"])),
         ("schema", f"version {cfg.get('schema_version')}, hash {cfg.get('hash_version')}"),
     ]

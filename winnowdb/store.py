@@ -23,7 +23,7 @@ __all__ = ["Store", "SCHEMA_VERSION", "DEFAULT_DB"]
 SCHEMA_VERSION = 1
 DEFAULT_DB = "winnowdb.duckdb"
 #: settings that define how fingerprints are computed; a mismatch is an error
-FIXED_SETTINGS = ("k", "w", "normalizer", "hash_version", "selection", "mod_m")
+FIXED_SETTINGS = ("k", "w", "code_k", "code_w", "normalizer", "hash_version", "selection", "mod_m")
 
 
 def _describe_duckdb_error(path: str, exc: Exception) -> str:

@@ -20,12 +20,23 @@ def add(
         None, "--submission-depth", "-d", min=1,
         help="All files under one directory at this depth below each PATH form one submission "
              "(MOSS -d); pairs are then between submissions."),
-    k: Optional[int] = typer.Option(None, "--k", min=1, help="k-gram length (new index only; default 20)."),
-    w: Optional[int] = typer.Option(None, "--w", min=1, help="Winnowing window (new index only; default 20)."),
+    language: Optional[str] = typer.Option(
+        None, "--language",
+        help="Treat the code files of this add as this language (python, java, c, cpp, javascript, go, "
+             "csharp, rust, kotlin, or any Pygments lexer name); default: by file extension."),
+    k: Optional[int] = typer.Option(None, "--k", min=1,
+                                    help="k-gram length for text, in characters (new index only; default 20)."),
+    w: Optional[int] = typer.Option(None, "--w", min=1,
+                                    help="Winnowing window for text (new index only; default 20)."),
+    code_k: Optional[int] = typer.Option(None, "--code-k", min=1,
+                                         help="k-gram length for code, in tokens (new index only; default 12)."),
+    code_w: Optional[int] = typer.Option(None, "--code-w", min=1,
+                                         help="Winnowing window for code, in tokens (new index only; default 8)."),
     normalizer: Optional[str] = typer.Option(
         None, "--normalizer",
-        help="Normalizer (new index only): text (letters and digits, case folded; k counts characters) "
-             "or words (Broder's word shingles; k counts words)."),
+        help="Normalizer (new index only): auto (default: code files by extension are tokenized, "
+             "everything else is text), text (letters and digits, case folded; k counts characters), "
+             "words (Broder's word shingles; k counts words) or code (every file is code)."),
     selection: Optional[str] = typer.Option(
         None, "--selection",
         help="Which k-gram hashes become fingerprints (new index only): winnow (default; every shared "
@@ -46,7 +57,8 @@ def add(
     out = _console()
     err = _console(stderr=True)
     with _Guard():
-        with _open(db, k=k, w=w, normalizer=normalizer, selection=selection, mod_m=mod_m) as idx:
+        with _open(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer, selection=selection,
+                   mod_m=mod_m) as idx:
             progress = Progress(TextColumn("[bold]adding"), BarColumn(), DownloadColumn(),
                                 TransferSpeedColumn(), TimeRemainingColumn(),
                                 TextColumn("{task.fields[file]}"), console=err, transient=True,
@@ -62,7 +74,7 @@ def add(
 
             with progress:
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
-                            on_start=on_start, on_file=on_file)
+                            language=language, on_start=on_start, on_file=on_file)
             missing = [x for x in s.skipped if x.reason == "no such file or directory"]
             for x in s.skipped[:20]:
                 err.print(f"skipped {display_path(x.path)}: {x.reason}", markup=False, highlight=False)

@@ -1,0 +1,101 @@
+"""Programming languages winnowdb tokenizes: file extensions, keyword sets, comment/string syntax.
+
+The fast tokenizer (``codetokens``) handles the languages listed in ``FAST``; any other language
+Pygments knows is tokenized by Pygments (slower, but 500+ languages).
+"""
+from __future__ import annotations
+
+import keyword
+
+__all__ = ["FAST", "EXTENSIONS", "language_for", "KEYWORDS", "SYNTAX"]
+
+_C_KEYWORDS = """auto break case char const continue default do double else enum extern float for goto if
+inline int long register restrict return short signed sizeof static struct switch typedef union unsigned
+void volatile while _Bool bool true false NULL""".split()
+_CPP_EXTRA = """alignas alignof and asm catch class constexpr const_cast decltype delete dynamic_cast explicit
+export friend mutable namespace new noexcept not nullptr operator or private protected public
+reinterpret_cast static_assert static_cast template this thread_local throw try typeid typename using
+virtual override final""".split()
+_JAVA_KEYWORDS = """abstract assert boolean break byte case catch char class const continue default do double
+else enum extends final finally float for goto if implements import instanceof int interface long native
+new package private protected public return short static strictfp super switch synchronized this throw
+throws transient try void volatile while true false null var record yield sealed permits""".split()
+_JS_KEYWORDS = """break case catch class const continue debugger default delete do else export extends false
+finally for function if import in instanceof let new null return super switch this throw true try typeof
+var void while with yield async await of static get set undefined interface type enum implements
+private protected public readonly""".split()
+_GO_KEYWORDS = """break case chan const continue default defer else fallthrough for func go goto if import
+interface map package range return select struct switch type var true false nil""".split()
+_CS_KEYWORDS = """abstract as base bool break byte case catch char checked class const continue decimal
+default delegate do double else enum event explicit extern false finally fixed float for foreach goto if
+implicit in int interface internal is lock long namespace new null object operator out override params
+private protected public readonly ref return sbyte sealed short sizeof stackalloc static string struct
+switch this throw true try typeof uint ulong unchecked unsafe ushort using virtual void volatile while var
+async await""".split()
+_RUST_KEYWORDS = """as break const continue crate else enum extern false fn for if impl in let loop match mod
+move mut pub ref return self Self static struct super trait true type unsafe use where while async await
+dyn""".split()
+_KOTLIN_KEYWORDS = """as break class continue do else false for fun if in interface is null object package
+return super this throw true try typealias typeof val var when while""".split()
+
+KEYWORDS: dict[str, frozenset[str]] = {
+    "python": frozenset(keyword.kwlist + list(getattr(keyword, "softkwlist", []))),
+    "c": frozenset(_C_KEYWORDS),
+    "cpp": frozenset(_C_KEYWORDS + _CPP_EXTRA),
+    "java": frozenset(_JAVA_KEYWORDS),
+    "javascript": frozenset(_JS_KEYWORDS),
+    "go": frozenset(_GO_KEYWORDS),
+    "csharp": frozenset(_CS_KEYWORDS),
+    "rust": frozenset(_RUST_KEYWORDS),
+    "kotlin": frozenset(_KOTLIN_KEYWORDS),
+}
+
+#: comment and string syntax of each fast language: line comment, block comments (start, end),
+#: string regexes (written with unrolled loops, which Python's regex engine runs fast), and the
+#: characters any of them can start with (a guard that lets the scanner skip everything else).
+#: String prefixes (Python's f"", C++'s u8"") are left to the tokenizer as identifiers.
+_DQ = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+_SQ = r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'"
+_C_STRINGS = [_DQ, _SQ]
+SYNTAX: dict[str, dict] = {
+    "python": {"line": "#", "block": [], "starts": "\"'#",
+               "strings": [r'"""[\s\S]*?"""', r"'''[\s\S]*?'''", _DQ, _SQ]},
+    "c": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/", "strings": _C_STRINGS},
+    "cpp": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/", "strings": _C_STRINGS},
+    "java": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/",
+             "strings": [r'"""[\s\S]*?"""'] + _C_STRINGS},
+    "javascript": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/`",
+                   "strings": [r"`[^`\\]*(?:\\[\s\S][^`\\]*)*`"] + _C_STRINGS},
+    "go": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/`", "strings": [r"`[^`]*`"] + _C_STRINGS},
+    "csharp": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/@",
+               "strings": [r'@"(?:""|[^"])*"'] + _C_STRINGS},
+    "rust": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/",
+             "strings": [r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"', r"'(?:\\.[^'\n]{0,8}|[^'\\\n])'"]},
+    "kotlin": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/",
+               "strings": [r'"""[\s\S]*?"""'] + _C_STRINGS},
+}
+FAST = frozenset(SYNTAX)
+
+EXTENSIONS: dict[str, str] = {
+    ".py": "python", ".pyw": "python", ".pyi": "python",
+    ".c": "c", ".h": "c",
+    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".c++": "cpp",
+    ".java": "java",
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "javascript", ".tsx": "javascript",
+    ".go": "go", ".cs": "csharp", ".rs": "rust", ".kt": "kotlin", ".kts": "kotlin",
+    # handled by Pygments
+    ".rb": "ruby", ".php": "php", ".swift": "swift", ".scala": "scala", ".hs": "haskell",
+    ".lua": "lua", ".pl": "perl", ".r": "r", ".m": "matlab", ".jl": "julia", ".sh": "bash",
+    ".sql": "sql", ".ml": "ocaml", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang",
+    ".clj": "clojure", ".dart": "dart", ".f90": "fortran", ".pas": "pascal", ".vb": "vbnet",
+    ".scm": "scheme", ".rkt": "racket", ".v": "verilog", ".vhd": "vhdl", ".asm": "nasm",
+}
+
+
+def language_for(path: str) -> str | None:
+    """The language of a file by its extension, or None for text."""
+    dot = path.rfind(".")
+    if dot < 0 or "/" in path[dot:]:
+        return None
+    return EXTENSIONS.get(path[dot:].lower())
