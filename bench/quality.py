@@ -211,12 +211,14 @@ def effective_settings(idx, requested: dict) -> dict:
 def run_winnowdb(winnowdb, docs: Path, truth: list[dict], scores_dir: Path, name: str,
                  args) -> dict:
     """Index docs/, score the truth pairs; returns csv paths per score, timings and settings."""
-    requested = {"k": args.k, "w": args.w, "normalizer": args.normalizer, "max_df": args.max_df}
+    requested = {"k": args.k, "w": args.w, "code_k": args.code_k, "code_w": args.code_w,
+                 "normalizer": args.normalizer, "max_df": args.max_df}
     docs_resolved = docs.resolve()
     with tempfile.TemporaryDirectory(prefix="winnowdb-quality-") as tmp:
         db_path = Path(tmp) / "index.duckdb"
         t0 = time.perf_counter()
-        idx = winnowdb.open(str(db_path), k=args.k, w=args.w, normalizer=args.normalizer)
+        idx = winnowdb.open(str(db_path), k=args.k, w=args.w, code_k=args.code_k, code_w=args.code_w,
+                            normalizer=args.normalizer)
         try:
             summary = idx.add([str(docs)])
             t1 = time.perf_counter()
@@ -406,6 +408,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--eval-root", type=Path, default=DEFAULT_EVAL_ROOT)
     ap.add_argument("--k", type=int, default=None, help="k-gram length (default: winnowdb's)")
     ap.add_argument("--w", type=int, default=None, help="winnowing window (default: winnowdb's)")
+    ap.add_argument("--code-k", type=int, default=None, help="k-gram length for code, in tokens")
+    ap.add_argument("--code-w", type=int, default=None, help="winnowing window for code, in tokens")
     ap.add_argument("--max-df", type=number, default=None,
                     help="pairs(max_df=...): drop fingerprints found in more documents than this")
     ap.add_argument("--normalizer", default=None, help="winnowdb normalizer (default: winnowdb's)")

@@ -1,7 +1,8 @@
 -- pairs.sql: all-vs-all copying, MOSS-style: Broder's <ID, ID, count> pair counting.
 -- Which submissions share fingerprints, how many, and how much of each is found in the other?
 -- Counting runs on distinct (hash, submission) rows after the exclusions, so a hash repeated
--- inside one document is counted once and the self-join stays small.
+-- inside one document is counted once and the self-join stays small. Submissions are keyed by
+-- an integer (the smallest doc id among their documents) while counting; names are joined last.
 -- Exclusions: hashes of boilerplate documents never count (MOSS -b); hashes in more than
 -- $max_df submissions are common material and ignored (MOSS -m, Broder's very common shingles),
 -- both in the shared counts and in each submission's size.
@@ -9,40 +10,68 @@
 -- pairs with at least one side labelled $new_label; archive mode never compares old with old).
 -- Columns: a, b (submission names; a < b), shared, fingerprints_a, fingerprints_b,
 -- containment_a (shared / fingerprints_a), containment_b, resemblance (shared / union).
-WITH usable AS (
-    SELECT DISTINCT d.hash, d.submission, d.label
-    FROM document_fingerprints d
-    JOIN fingerprint_df df ON df.hash = d.hash
-    LEFT JOIN boilerplate_hashes b ON b.hash = d.hash
+WITH subs AS (
+    SELECT doc, kind, label, submission, MIN(doc) OVER (PARTITION BY submission) AS sub
+    FROM documents
+),
+names AS (
+    SELECT DISTINCT sub, submission, label FROM subs WHERE kind = 'document'
+),
+boilerplate AS (
+    SELECT DISTINCT f.hash
+    FROM fingerprints f
+    JOIN subs s ON s.doc = f.doc
+    WHERE s.kind = 'boilerplate'
+),
+fp AS (
+    SELECT DISTINCT f.hash, s.sub
+    FROM fingerprints f
+    JOIN subs s ON s.doc = f.doc
+    WHERE s.kind = 'document'
+),
+df AS (
+    SELECT hash, COUNT(*) AS df FROM fp GROUP BY hash
+),
+usable AS (
+    SELECT fp.hash, fp.sub, df.df
+    FROM fp
+    JOIN df ON df.hash = fp.hash
+    LEFT JOIN boilerplate b ON b.hash = fp.hash
     WHERE b.hash IS NULL AND df.df <= $max_df
 ),
-joinable AS (
-    SELECT u.hash, u.submission, u.label
-    FROM usable u
-    JOIN fingerprint_df df ON df.hash = u.hash
-    WHERE df.df >= 2
-),
 sizes AS (
-    SELECT submission, COUNT(DISTINCT hash) AS n
-    FROM usable
-    GROUP BY submission
+    SELECT sub, COUNT(*) AS n FROM usable GROUP BY sub
+),
+joinable AS (
+    SELECT u.hash, u.sub, n.label
+    FROM usable u
+    JOIN names n ON n.sub = u.sub
+    WHERE u.df >= 2
 ),
 counted AS (
-    SELECT x.submission AS a, y.submission AS b, COUNT(DISTINCT x.hash) AS shared
+    SELECT x.sub AS sa, y.sub AS sb, COUNT(*) AS shared
     FROM joinable x
-    JOIN joinable y ON x.hash = y.hash AND x.submission < y.submission
+    JOIN joinable y ON x.hash = y.hash AND x.sub < y.sub
     WHERE $new_label IS NULL OR x.label = $new_label OR y.label = $new_label
-    GROUP BY x.submission, y.submission
+    GROUP BY x.sub, y.sub
+    HAVING COUNT(*) >= $min_shared
+),
+named AS (
+    SELECT CASE WHEN na.submission < nb.submission THEN na.submission ELSE nb.submission END AS a,
+           CASE WHEN na.submission < nb.submission THEN nb.submission ELSE na.submission END AS b,
+           c.shared,
+           CASE WHEN na.submission < nb.submission THEN za.n ELSE zb.n END AS fingerprints_a,
+           CASE WHEN na.submission < nb.submission THEN zb.n ELSE za.n END AS fingerprints_b
+    FROM counted c
+    JOIN names na ON na.sub = c.sa
+    JOIN names nb ON nb.sub = c.sb
+    JOIN sizes za ON za.sub = c.sa
+    JOIN sizes zb ON zb.sub = c.sb
 )
-SELECT c.a, c.b, c.shared,
-       sa.n AS fingerprints_a,
-       sb.n AS fingerprints_b,
-       CAST(c.shared AS DOUBLE) / sa.n AS containment_a,
-       CAST(c.shared AS DOUBLE) / sb.n AS containment_b,
-       CAST(c.shared AS DOUBLE) / (sa.n + sb.n - c.shared) AS resemblance
-FROM counted c
-JOIN sizes sa ON sa.submission = c.a
-JOIN sizes sb ON sb.submission = c.b
-WHERE c.shared >= $min_shared
-ORDER BY GREATEST(CAST(c.shared AS DOUBLE) / sa.n, CAST(c.shared AS DOUBLE) / sb.n) DESC,
-         c.shared DESC, c.a, c.b
+SELECT a, b, shared, fingerprints_a, fingerprints_b,
+       CAST(shared AS DOUBLE) / fingerprints_a AS containment_a,
+       CAST(shared AS DOUBLE) / fingerprints_b AS containment_b,
+       CAST(shared AS DOUBLE) / (fingerprints_a + fingerprints_b - shared) AS resemblance
+FROM named
+ORDER BY GREATEST(CAST(shared AS DOUBLE) / fingerprints_a, CAST(shared AS DOUBLE) / fingerprints_b) DESC,
+         shared DESC, a, b

@@ -21,11 +21,13 @@ from .store import DEFAULT_DB, Store
 
 __all__ = ["Index", "open_index", "DEFAULTS", "Side", "Comparison"]
 
-#: Defaults for a new index. k and w count normalized characters for text: a shared passage of
-#: t = w + k - 1 = 39 letters/digits (about 7 words) is always found; shorter than k = 20 (about
-#: 4 words, common phrases) is noise that never matches. code_k and code_w count tokens for
-#: source code: a shared run of 19 tokens (two or three statements) is always found.
-DEFAULTS = {"k": 20, "w": 20, "code_k": 12, "code_w": 8, "normalizer": "auto", "selection": "winnow",
+#: Defaults for a new index. For text, k and w count normalized characters (letters and digits):
+#: k = 12 is about two words, below which matches are noise; every shared passage of
+#: t = w + k - 1 = 19 characters (three or four words) is found. For code, code_k and code_w
+#: count tokens: every shared run of 19 tokens (two or three statements) is found. Chosen on the
+#: labelled sets in ../shared/eval (bench/results/quality.md has the sweep): smaller k finds more
+#: heavily edited copies, larger w stores fewer fingerprints (density 2/(w+1)).
+DEFAULTS = {"k": 12, "w": 8, "code_k": 12, "code_w": 8, "normalizer": "auto", "selection": "winnow",
             "mod_m": 1}
 
 
@@ -119,9 +121,9 @@ class Index:
         Each pair: a, b, shared, fingerprints_a, fingerprints_b, containment_a, containment_b,
         resemblance. ``top=0`` returns every pair.
         """
-        cur = self.store.run("pairs", max_df=self._max_df(max_df), min_shared=max(1, int(min_shared)),
-                             new_label=new_label)
-        return _records(cur, top)
+        cur = self.store.run("pairs", limit=top, max_df=self._max_df(max_df),
+                             min_shared=max(1, int(min_shared)), new_label=new_label)
+        return _records(cur)
 
     def query(self, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
               min_shared: int = 1) -> list[dict]:
@@ -138,11 +140,37 @@ class Index:
         con.register("query_fingerprints", pa.table({"hash": side.fingerprints.column("hash")}))
         try:
             exclude = self._submission_of(source)
-            cur = self.store.run("query_hits", max_df=self._max_df(max_df), exclude=exclude,
+            cur = self.store.run("query_hits", limit=top, max_df=self._max_df(max_df), exclude=exclude,
                                  min_shared=max(1, int(min_shared)))
-            return _records(cur, top)
+            return _records(cur)
         finally:
             con.unregister("query_fingerprints")
+
+    def query_sketch(self, source: str | os.PathLike, *, s: int = 100, top: int = 10,
+                     max_df: int | None = None, min_shared: int = 1) -> list[dict]:
+        """Indexed submissions ranked by Broder's MIN_s estimate of their resemblance with ``source``.
+
+        Only the ``s`` smallest fingerprints of each side are compared (``winnowdb.sketches``).
+        Each hit: path, sketch_shared, sketch_size, resemblance (the estimate).
+        """
+        from .sketches import query_sketch
+
+        return query_sketch(self, source, s=s, top=top, max_df=max_df, min_shared=min_shared)
+
+    def simhash_query(self, source: str | os.PathLike, *, hamming: int = 3, top: int = 10) -> list[dict]:
+        """Indexed documents whose simhash is within ``hamming`` bits of ``source``'s, nearest first
+        (Manku et al.'s block search, ``winnowdb.near_duplicates``). Each hit: path, distance, simhash.
+        """
+        from .near_duplicates import near_duplicates_of
+
+        return near_duplicates_of(self, source, hamming=hamming, top=top)
+
+    def near_duplicates(self, *, hamming: int = 3, top: int = 0) -> list[dict]:
+        """Every pair of documents (in different submissions) with simhashes within ``hamming``
+        bits, nearest first. Each pair: a, b, distance, simhash_a, simhash_b. ``top=0``: all."""
+        from .near_duplicates import near_duplicate_pairs
+
+        return near_duplicate_pairs(self, hamming=hamming, top=top)
 
     def compare(self, a: str | os.PathLike, b: str | os.PathLike, *, max_df: int | None = None) -> Comparison:
         """The passages two files (or submissions, indexed or not) share."""
@@ -171,13 +199,13 @@ class Index:
     def stats(self, top_common: int = 10) -> dict:
         """Index size, measured density against the expected 2/(w+1), most common fingerprints."""
         s = self.store
-        summary = _records(s.run("index_summary"), 1)[0]
+        summary = _records(s.run("index_summary"))[0]
         cfg = s.settings
         code_k, code_w = int(cfg.get("code_k", self.k)), int(cfg.get("code_w", self.w))
         density = [{"family": fam, "documents": n, "density": d,
                     "expected": 2.0 / ((code_w if fam == "code" else self.w) + 1)}
                    for fam, n, d in s.run("window_density", k=self.k, code_k=code_k).fetchall()]
-        common = _records(s.run("common_fingerprints", limit_rows=int(top_common)), 0)
+        common = _records(s.run("common_fingerprints", limit_rows=int(top_common)))
         texts = {}
         for row in common:
             doc = row["example_doc"]
@@ -239,7 +267,12 @@ class Index:
         if isinstance(src, Skipped):
             raise WinnowError(f"{source}: {src.reason}")
         try:
-            _, _, fps = fingerprint_source(src.text, self.store.settings, path=p)
+            from . import segmented  # reliability (issue 4): huge files in bounded memory
+
+            if segmented.is_huge(src.text, self.store.settings, p):
+                fps = segmented.fingerprints_of(src.text, self.store.settings, path=p)
+            else:
+                _, _, fps = fingerprint_source(src.text, self.store.settings, path=p)
         except ValueError as exc:
             raise WinnowError(str(exc)) from None
         table = pa.table({"hash": fps.hash, "doc": np.full(len(fps), -1, dtype=np.int32),
@@ -248,10 +281,9 @@ class Index:
         return Side(str(source), {-1: src.text}, {-1: p}, table)
 
 
-def _records(cur, top: int) -> list[dict]:
+def _records(cur) -> list[dict]:
     cols = [d[0] for d in cur.description]
-    rows = cur.fetchall() if not top or top <= 0 else cur.fetchmany(int(top))
-    return [dict(zip(cols, r)) for r in rows]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
 
 
 def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w: int | None = None,

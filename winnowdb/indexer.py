@@ -20,9 +20,10 @@ from .fingerprint import fingerprint
 from .codetokens import normalize_code
 from .languages import language_for
 from .normalize import normalize_text, normalize_words
-from .simhash import simhash64
+from .simhash import document_simhash
 from .sources import Skipped, Source, iter_files, read_source
-from .store import Store
+from . import segmented  # reliability (issue 4): huge documents
+from .store import Store, deferred_interrupt
 
 __all__ = ["AddSummary", "add_paths", "fingerprint_source", "NORMALIZERS"]
 
@@ -200,16 +201,17 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
         if len(batch) == 0:
             return
         docs, texts, fps = batch.tables()
-        store.write_batch(docs, texts, fps, batch.replaced)
-        summary.batches += 1
-        for d in batch.docs:
-            if d["replaces"] is None:
-                summary.added += 1
-            else:
-                summary.updated += 1
-        summary.fingerprints += fps.num_rows
-        summary.bytes += batch.bytes
-        batch = _Batch()
+        with deferred_interrupt():  # reliability (issue 4): Ctrl-C waits until commit + count are done
+            store.write_batch(docs, texts, fps, batch.replaced)
+            summary.batches += 1
+            for d in batch.docs:
+                if d["replaces"] is None:
+                    summary.added += 1
+                else:
+                    summary.updated += 1
+            summary.fingerprints += fps.num_rows
+            summary.bytes += batch.bytes
+            batch = _Batch()
 
     try:
         for path, root in files:
@@ -231,6 +233,24 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
                     if on_file:
                         on_file(spath, sizes[path])
                     continue
+            # -- reliability (issue 4): a huge document is fingerprinted and stored in segments, in
+            # its own transaction, so memory stays bounded (see winnowdb/segmented.py) --
+            if segmented.is_huge(src.text, settings, spath, language):
+                flush()
+                with deferred_interrupt():  # Ctrl-C still aborts the streaming, not commit + count
+                    summary.fingerprints += segmented.add_huge(store, src, settings, dict(
+                        doc=next_id, path=spath, submission=submission, label=label, kind=kind,
+                        added_at=_dt.datetime.now(), replaces=old[0] if old is not None else None),
+                        language=language, every_kgram=boilerplate)
+                    summary.batches += 1
+                    summary.added += old is None
+                    summary.updated += old is not None
+                    summary.bytes += src.size
+                    next_id += 1
+                if on_file:
+                    on_file(spath, sizes[path])
+                continue
+            # -- end reliability --
             try:
                 normalizer, norm, fps = fingerprint_source(src.text, settings, path=spath, language=language,
                                                            every_kgram=boilerplate)
@@ -242,7 +262,8 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
                 normalizer=normalizer, content_hash=src.content_hash,
                 normalized_hash=hashlib.blake2b(norm.units.tobytes(), digest_size=16).hexdigest(),
                 encoding=src.encoding, bytes=src.size, chars=len(src.text), units=len(norm),
-                fingerprints=len(fps), simhash=simhash64(fps.hash), added_at=_dt.datetime.now(),
+                fingerprints=len(fps), added_at=_dt.datetime.now(),
+                simhash=document_simhash(src.text, norm if normalizer == "text" else None),
                 replaces=old[0] if old is not None else None))
             if old is not None:
                 batch.replaced.append(old[0])

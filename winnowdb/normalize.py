@@ -35,32 +35,57 @@ class Normalized:
         return int(self.units.shape[0])
 
 
-_BMP_TABLE: np.ndarray | None = None
-_ASTRAL_CACHE: dict[int, int] = {}
+_MAX_EXPANSION = 3  # a character folds to at most this many letters ("ß" -> "ss", "ﬃ" -> "ffi")
+_BMP_TABLE: np.ndarray | None = None  # (4, 0x10000): number of folded letters, then up to 3 letters
+_ASTRAL_CACHE: dict[int, tuple[int, ...]] = {}
 
 
-def _fold_char(cp: int) -> int:
-    """Folded code point of one character, or 0 when the character is dropped."""
+def _fold_char(cp: int) -> tuple[int, ...]:
+    """Folded letters of one character: () when dropped, else up to three code points.
+
+    Compatibility forms are decomposed and case-folded (NFKD, casefold, NFKD again, like
+    Unicode's NFKC_Casefold), accents and other marks dropped: "𝐇" -> "h", "É" -> "e",
+    "ß" -> "ss", "ﬁ" -> "fi".
+    """
     ch = chr(cp)
     if not ch.isalnum():
-        return 0
-    folded = unicodedata.normalize("NFKD", ch.casefold())
-    for c in folded:
-        if c.isalnum():
-            return ord(c)
-    return cp
+        return ()
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", ch).casefold())
+    letters = tuple(ord(c) for c in folded if c.isalnum())[:_MAX_EXPANSION]
+    return letters or (cp,)
 
 
-def _bmp_table() -> np.ndarray:
+_BMP_DONE = np.zeros(0x10000, dtype=bool)  # which BMP entries of the table are filled in
+
+
+def _bmp_table(cps: np.ndarray | None = None) -> np.ndarray:
+    """The fold table for the Basic Multilingual Plane, filled in lazily.
+
+    Entries are computed the first time a code point is seen (so start-up stays fast); pass the
+    document's BMP code points, or None to fill the whole table.
+    """
     global _BMP_TABLE
     if _BMP_TABLE is None:
-        table = np.zeros(0x10000, dtype=np.uint32)
-        for cp in range(0x10000):
-            if 0xD800 <= cp <= 0xDFFF:
-                continue  # lone surrogates are never letters
-            table[cp] = _fold_char(cp)
-        _BMP_TABLE = table
+        _BMP_TABLE = np.zeros((1 + _MAX_EXPANSION, 0x10000), dtype=np.uint32)
+        _fill(np.arange(0x250))  # ASCII and the Latin blocks, always needed
+    if cps is None:
+        _fill(np.flatnonzero(~_BMP_DONE))
+    elif cps.size:
+        todo = cps[~np.take(_BMP_DONE, cps)]
+        if todo.size:
+            _fill(np.unique(todo))
     return _BMP_TABLE
+
+
+def _fill(cps: np.ndarray) -> None:
+    table = _BMP_TABLE
+    for cp in cps.tolist():
+        if not 0xD800 <= cp <= 0xDFFF:  # lone surrogates are never letters
+            letters = _fold_char(cp)
+            table[0, cp] = len(letters)
+            for j, c in enumerate(letters):
+                table[1 + j, cp] = c
+        _BMP_DONE[cp] = True
 
 
 def code_points(text: str) -> np.ndarray:
@@ -68,23 +93,41 @@ def code_points(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def normalize_text(text: str) -> Normalized:
-    """Fold case and accents, drop everything but letters and digits; keep original offsets."""
-    cps = code_points(text)
-    table = _bmp_table()
+def _folded_columns(cps: np.ndarray) -> np.ndarray:
+    """(4, n) table rows for every code point: count of folded letters, then the letters."""
     if cps.size == 0 or int(cps.max()) < 0x10000:
-        folded = np.take(table, cps)
-    else:
-        bmp = cps < 0x10000
-        folded = np.zeros(cps.shape[0], dtype=np.uint32)
-        folded[bmp] = np.take(table, cps[bmp])
-        for i in np.flatnonzero(~bmp):
-            cp = int(cps[i])
-            if cp not in _ASTRAL_CACHE:
-                _ASTRAL_CACHE[cp] = _fold_char(cp)
-            folded[i] = _ASTRAL_CACHE[cp]
-    keep = np.flatnonzero(folded)  # int64 offsets of kept characters
-    return Normalized(units=folded[keep].astype(np.uint64), start=keep, stop=keep + 1)
+        return np.take(_bmp_table(cps), cps, axis=1)
+    cols = np.zeros((1 + _MAX_EXPANSION, cps.shape[0]), dtype=np.uint32)
+    bmp = cps < 0x10000
+    cols[:, bmp] = np.take(_bmp_table(cps[bmp]), cps[bmp], axis=1)
+    for i in np.flatnonzero(~bmp):
+        cp = int(cps[i])
+        letters = _ASTRAL_CACHE.get(cp)
+        if letters is None:
+            letters = _ASTRAL_CACHE[cp] = _fold_char(cp)
+        cols[0, i] = len(letters)
+        for j, c in enumerate(letters):
+            cols[1 + j, i] = c
+    return cols
+
+
+def normalize_text(text: str) -> Normalized:
+    """Fold case and accents, drop everything but letters and digits; keep original offsets.
+
+    A character that folds to several letters ("ß") gives several units, all mapped back to it.
+    """
+    cps = code_points(text)
+    cols = _folded_columns(cps)
+    counts = cols[0]
+    keep = np.flatnonzero(counts)  # int64 offsets of kept characters
+    if not (counts[keep] > 1).any():
+        return Normalized(units=cols[1, keep].astype(np.uint64), start=keep, stop=keep + 1)
+    reps = counts[keep].astype(np.int64)
+    src = np.repeat(keep, reps)  # original offset of every unit
+    first = np.repeat(np.cumsum(reps) - reps, reps)
+    j = np.arange(src.shape[0]) - first  # which letter of its character's expansion
+    units = cols[1 + j, src].astype(np.uint64)
+    return Normalized(units=units, start=src, stop=src + 1)
 
 
 _TAG = None
@@ -99,15 +142,8 @@ def normalize_words(text: str) -> Normalized:
     import re
 
     cps = code_points(text)
-    table = _bmp_table()
-    if cps.size == 0 or int(cps.max()) < 0x10000:
-        folded = np.take(table, cps)
-    else:
-        folded = np.zeros(cps.shape[0], dtype=np.uint32)
-        bmp = cps < 0x10000
-        folded[bmp] = np.take(table, cps[bmp])
-        for i in np.flatnonzero(~bmp):
-            folded[i] = _ASTRAL_CACHE.setdefault(int(cps[i]), _fold_char(int(cps[i])))
+    cols = _folded_columns(cps)
+    folded = cols[1].copy()  # a word is identified by the first letter of each character's fold
     if "<" in text:  # strip markup: characters inside <...> tags are not words
         _TAG = _TAG or re.compile(r"<[^<>]{0,2000}>")
         spans = [(m.start(), m.end()) for m in _TAG.finditer(text)]

@@ -8,8 +8,10 @@ input: every problem becomes a ``Skipped`` the caller reports.
 from __future__ import annotations
 
 import codecs
+import errno
 import hashlib
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Union
@@ -46,22 +48,57 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+def _special_reason(path: Path) -> str | None:
+    """Why ``path`` (which exists or is a link) is not a regular file, or None when it is one."""
+    try:
+        st = path.stat()  # follows symbolic links
+    except OSError as exc:
+        if path.is_symlink():
+            return "symbolic link loop" if exc.errno == errno.ELOOP else "broken symbolic link"
+        if isinstance(exc, PermissionError):
+            return "permission denied"
+        return f"cannot read ({exc.strerror or exc})"
+    if stat.S_ISREG(st.st_mode):
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        return "is a directory"
+    if stat.S_ISFIFO(st.st_mode):
+        return "not a regular file (a named pipe)"
+    if stat.S_ISSOCK(st.st_mode):
+        return "not a regular file (a socket)"
+    return "not a regular file (a device or special file)"
+
+
 def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Path, Skipped]]:
-    """Every regular file under ``paths``, resolved, each once; missing paths become ``Skipped``."""
+    """Every regular file under ``paths``, resolved, each once; problems become ``Skipped``.
+
+    Missing paths, broken or looping symbolic links, named pipes, sockets, devices and
+    directories that cannot be listed are reported (never opened, never silently dropped).
+    """
     seen: set[Path] = set()
     for raw in paths:
         p = Path(raw)
         if not p.exists():
-            yield Skipped(str(raw), "no such file or directory")
+            reason = _special_reason(p) if p.is_symlink() else None
+            yield Skipped(str(raw), reason or "no such file or directory")
             continue
-        if p.is_file():
+        if not p.is_dir():
+            reason = _special_reason(p)
+            if reason is not None:
+                yield Skipped(str(raw), reason)
+                continue
             rp = p.resolve()
             if rp not in seen:
                 seen.add(rp)
                 yield rp
             continue
         visited_dirs: set[tuple[int, int]] = set()
-        for root, dirs, files in os.walk(p, followlinks=True, onerror=None):
+        walk_errors: list[OSError] = []
+        for root, dirs, files in os.walk(p, followlinks=True, onerror=walk_errors.append):
+            while walk_errors:  # a directory that could not be listed (e.g. no permission)
+                exc = walk_errors.pop(0)
+                why = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
+                yield Skipped(str(exc.filename or root), f"cannot list directory ({why})")
             try:
                 st = os.stat(root)
             except OSError:
@@ -74,9 +111,11 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Path, Skipped]]
             dirs[:] = sorted(d for d in dirs if d not in _IGNORED_DIRS and not d.startswith("."))
             for name in sorted(files):
                 fp = Path(root, name)
+                reason = _special_reason(fp)
+                if reason is not None:
+                    yield Skipped(str(fp), reason)
+                    continue
                 try:
-                    if not fp.is_file():
-                        continue
                     rp = fp.resolve()
                 except (OSError, RuntimeError):
                     yield Skipped(str(fp), "cannot resolve path (broken link?)")
@@ -84,6 +123,10 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Path, Skipped]]
                 if rp not in seen:
                     seen.add(rp)
                     yield rp
+        while walk_errors:
+            exc = walk_errors.pop(0)
+            why = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
+            yield Skipped(str(exc.filename or p), f"cannot list directory ({why})")
 
 
 def decode_bytes(data: bytes) -> tuple[str, str] | None:
@@ -116,16 +159,32 @@ def decode_bytes(data: bytes) -> tuple[str, str] | None:
 
 
 def read_source(path: Path) -> Union[Source, Skipped]:
-    """Read and decode one file, or say in one line why it is skipped."""
+    """Read and decode one file, or say in one line why it is skipped.
+
+    The file is opened without blocking and checked to be a regular file on the open handle, so a
+    path that became a named pipe or device after the walk is skipped instead of hanging.
+    """
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return Skipped(str(path), f"too large ({size / 2**20:.0f} MiB > {MAX_FILE_BYTES // 2**20} MiB)")
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except PermissionError:
         return Skipped(str(path), "permission denied")
     except OSError as exc:
         return Skipped(str(path), f"cannot read ({exc.strerror or exc})")
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                return Skipped(str(path), "not a regular file")
+            if st.st_size > MAX_FILE_BYTES:
+                return Skipped(str(path), f"too large ({st.st_size / 2**20:.0f} MiB > "
+                                          f"{MAX_FILE_BYTES // 2**20} MiB)")
+            data = fh.read()
+    except PermissionError:
+        return Skipped(str(path), "permission denied")
+    except OSError as exc:
+        return Skipped(str(path), f"cannot read ({exc.strerror or exc})")
+    except MemoryError:
+        return Skipped(str(path), "not enough memory to read it")
     decoded = decode_bytes(data)
     if decoded is None:
         return Skipped(str(path), "binary or undecodable")

@@ -45,15 +45,39 @@ def bind(sql: str, values: dict) -> dict:
     return {k: v for k, v in values.items() if k in used}
 
 
+def with_limit(sql: str, limit: int) -> str:
+    """The query with ``LIMIT n`` appended (it must end with its ORDER BY clause)."""
+    return _strip_comments(sql).rstrip().rstrip(";") + f"\nLIMIT {int(limit)}"
+
+
 def as_view(name: str, expressions: dict[str, str]) -> str:
     """Query ``name`` with each ``$param`` replaced by a SQL expression (for CREATE VIEW)."""
     body = _strip_comments(load(name))
     return _PARAM.sub(lambda m: f"({expressions[m.group(1)]})", body)
 
 
+_CREATE_VIEW = re.compile(r"\bCREATE(\s+OR\s+REPLACE)?\s+VIEW\b", re.IGNORECASE)
+_SEGMENTS = re.compile(r"('(?:[^']|'')*')|(--[^\n]*)|([^'-]+|-)", re.DOTALL)
+
+
 def for_spark(sql: str) -> str:
-    """The same query with Spark SQL's ``:name`` parameter markers."""
-    return _PARAM.sub(lambda m: ":" + m.group(1), sql)
+    """The same SQL for Spark SQL: ``:name`` parameter markers, and views made session-local.
+
+    Two mechanical rewrites, outside string literals: ``$name`` becomes ``:name``, and
+    ``CREATE [OR REPLACE] VIEW`` becomes ``CREATE [OR REPLACE] TEMP VIEW`` (Spark reads an
+    exported index through temporary views, and a permanent view may not refer to them).
+    ``--`` comments are dropped, so nothing in a comment is rewritten. Everything else in
+    ``sql/`` is written to run unchanged on both engines (docs/spark.md lists the rules).
+    """
+    out = []
+    for literal, _comment, code in _SEGMENTS.findall(sql):
+        if literal:
+            out.append(literal)
+        elif code:
+            code = _CREATE_VIEW.sub(
+                lambda m: "CREATE" + (" OR REPLACE" if m.group(1) else "") + " TEMP VIEW", code)
+            out.append(_PARAM.sub(lambda m: ":" + m.group(1), code))
+    return "".join(out)
 
 
 def _strip_comments(sql: str) -> str:

@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
+import signal
+import threading
+import uuid
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 import duckdb
 
 from . import sqlfiles
 from .errors import WinnowError
 
-__all__ = ["Store", "SCHEMA_VERSION", "DEFAULT_DB"]
+__all__ = ["Store", "SCHEMA_VERSION", "DEFAULT_DB", "MIGRATIONS", "deferred_interrupt", "interrupts_allowed"]
 
 SCHEMA_VERSION = 1
 DEFAULT_DB = "winnowdb.duckdb"
@@ -26,19 +31,98 @@ DEFAULT_DB = "winnowdb.duckdb"
 FIXED_SETTINGS = ("k", "w", "code_k", "code_w", "normalizer", "hash_version", "selection", "mod_m")
 
 
-def _describe_duckdb_error(path: str, exc: Exception) -> str:
+def _describe_duckdb_error(path: str, exc: Exception, read_only: bool = False) -> str:
     msg = str(exc)
     low = msg.lower()
-    if "lock" in low:
-        return f"index {path} is in use by another process; try again when it has finished"
+    first = msg.strip().splitlines()[0] if msg.strip() else type(exc).__name__
+    if "could not set lock" in low or "conflicting lock" in low:
+        m = re.search(r"\(PID (\d+)\)", msg)
+        holder = f"process {m.group(1)}" if m else "another process"
+        if read_only:  # read-only opens share the lock, so the holder is writing
+            return (f"index {path} is in use by another process ({holder} is writing to it; DuckDB "
+                    f"lets no other process read an index while it is being written); try again "
+                    f"when it has finished")
+        return (f"index {path} is in use by another process ({holder} has it open); try again when "
+                f"it has finished")
+    if "corrupt" in low or "checksum" in low:
+        return (f"index {path} is damaged ({first}); re-create it by adding the files to a new "
+                f"index (`winnowdb check` lists what can still be read)")
     if "not a valid duckdb" in low or "unable to open database" in low and "valid" in low or "magic" in low:
         return f"{path} is not a winnowdb index (not a DuckDB database file)"
     if "permission denied" in low:
         return f"cannot open index {path}: permission denied"
     if "read-only" in low or "read only" in low:
         return f"cannot write to index {path}: it is read-only"
-    first = msg.strip().splitlines()[0] if msg.strip() else type(exc).__name__
+    if "no such file or directory" in low or "cannot open file" in low and "directory" in low:
+        return f"cannot create index {path}: its folder does not exist"
     return f"cannot open index {path}: {first}"
+
+
+#: Schema upgrades. ``MIGRATIONS[v]`` turns a schema-``v`` index into schema ``v + 1`` given an open
+#: connection inside a transaction; ``Store.open`` (writable) runs every step from the index's
+#: version up to ``SCHEMA_VERSION`` and records the new version in the same transaction, so an
+#: upgrade is all-or-nothing. Schema 1 is the first release, so there is nothing to upgrade yet:
+#: when the schema changes, bump ``SCHEMA_VERSION`` and add the step for the old version here.
+MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {}
+
+
+def _remove_stale_temporaries(folder: str, base: str) -> None:
+    """Delete temporaries left by index creations that were killed (their process is gone)."""
+    prefix = f".{base}.creating-"
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(prefix):
+            continue
+        try:
+            pid = int(name[len(prefix):].split("-", 1)[0])
+            os.kill(pid, 0)
+            continue  # still running
+        except ProcessLookupError:
+            pass
+        except (ValueError, PermissionError, OSError):
+            continue
+        try:
+            os.unlink(os.path.join(folder, name))
+        except OSError:
+            pass
+
+
+_CREATE_VIEW = re.compile(r"\bCREATE\s+(?:OR\s+REPLACE\s+)?VIEW\b", re.IGNORECASE)
+
+#: DuckDB database files carry these bytes at offset 8 of their first header
+DUCKDB_MAGIC = b"DUCK"
+
+
+def refuse_non_duckdb(path: str) -> None:
+    """Raise ``WinnowError`` unless ``path`` starts like a DuckDB database file.
+
+    Checked before DuckDB sees the file: given another kind of database (SQLite, say) DuckDB would
+    try to download and load an extension to read it.
+    """
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+    except PermissionError:
+        raise WinnowError(f"cannot open index {path}: permission denied") from None
+    except OSError as exc:
+        raise WinnowError(f"cannot open index {path}: {exc.strerror or exc}") from None
+    if head[8:12] == DUCKDB_MAGIC:
+        return
+    if head.startswith(b"SQLite format 3\x00"):
+        raise WinnowError(f"{path} is not a winnowdb index (it is a SQLite database)")
+    raise WinnowError(f"{path} is not a winnowdb index (not a DuckDB database file)")
+
+
+def no_network_extensions(con: duckdb.DuckDBPyConnection) -> None:
+    """Never let DuckDB download or auto-load extensions for what an index file contains."""
+    for setting in ("autoinstall_known_extensions", "autoload_known_extensions"):
+        try:
+            con.execute(f"SET {setting} = false")
+        except duckdb.Error:
+            pass
 
 
 class Store:
@@ -49,6 +133,7 @@ class Store:
         self.path = path
         self.read_only = read_only
         self.settings = self._read_settings()
+        self.upgraded_from: int | None = None  # set when opening upgraded an older schema
 
     # ----------------------------------------------------------------- opening
     @classmethod
@@ -67,34 +152,72 @@ class Store:
             raise WinnowError(f"{path} is a directory, not an index file")
         if not exists and read_only:
             raise WinnowError(f"no index at {path}")
+        if not exists:
+            cls._create_file(path, settings or {})
+        else:
+            refuse_non_duckdb(path)
+            if not read_only:  # tidy up after a creation that was killed
+                _remove_stale_temporaries(*os.path.split(os.path.abspath(path)))
         try:
             con = duckdb.connect(path, read_only=read_only)
         except duckdb.Error as exc:
-            raise WinnowError(_describe_duckdb_error(path, exc)) from None
+            raise WinnowError(_describe_duckdb_error(path, exc, read_only)) from None
         try:
+            no_network_extensions(con)
             tables = {r[0] for r in con.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
             if "settings" not in tables:
-                if tables or exists and os.path.getsize(path) > 0 and not create:
+                if tables or not create or read_only:
                     raise WinnowError(f"{path} is a DuckDB file but not a winnowdb index")
-                if tables:
-                    raise WinnowError(f"{path} is a DuckDB file but not a winnowdb index")
-                if read_only:
-                    raise WinnowError(f"no index at {path}")
-                cls._create(con, settings or {})
+                cls._create(con, settings or {})  # an empty DuckDB file: make it an index
             store = cls(con, path, read_only)
             store._check_version()
             if settings:
                 store._check_settings(settings)
-            if not read_only:
-                store._create_views()
+            store._create_views(temporary=read_only)
             return store
         except WinnowError:
             con.close()
             raise
         except duckdb.Error as exc:
             con.close()
-            raise WinnowError(_describe_duckdb_error(path, exc)) from None
+            raise WinnowError(_describe_duckdb_error(path, exc, read_only)) from None
+
+    @classmethod
+    def _create_file(cls, path: str, settings: dict[str, str]) -> None:
+        """Create a new index at ``path`` atomically: built complete under a temporary name, then
+        hard-linked into place (which fails if ``path`` appeared meanwhile), so a crash during
+        creation never leaves a half-made file at ``path`` and two processes creating the same
+        index never overwrite each other."""
+        folder, base = os.path.split(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise WinnowError(f"cannot create index {path}: folder {folder} does not exist")
+        _remove_stale_temporaries(folder, base)
+        tmp = os.path.join(folder, f".{base}.creating-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+        try:
+            try:
+                con = duckdb.connect(tmp)
+            except duckdb.Error as exc:
+                raise WinnowError(_describe_duckdb_error(path, exc).replace("open index", "create index")) from None
+            try:
+                cls._create(con, settings)
+            finally:
+                con.close()  # a clean close checkpoints: the file is complete, with no WAL
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                pass  # another process created it first: use theirs
+            except OSError:  # no hard links on this file system: rename, unless it appeared
+                if not os.path.exists(path):
+                    os.replace(tmp, path)
+        except PermissionError:
+            raise WinnowError(f"cannot create index {path}: permission denied") from None
+        finally:
+            for leftover in (tmp, tmp + ".wal"):
+                try:
+                    os.unlink(leftover)
+                except OSError:
+                    pass
 
     @staticmethod
     def _create(con: duckdb.DuckDBPyConnection, settings: dict[str, str]) -> None:
@@ -108,11 +231,20 @@ class Store:
         con.executemany("INSERT INTO settings VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
         con.commit()
 
-    def _create_views(self) -> None:
-        self.con.execute(sqlfiles.load("create_views"))
+    def _create_views(self, temporary: bool = False) -> None:
+        """(Re)create the convenience views with this version's definitions.
+
+        Writable opens store them in the index; read-only opens create them as temporary views
+        of the connection, which take precedence over the stored ones -- so an index last written
+        by another winnowdb version is always read with this version's views.
+        """
+        sql = sqlfiles.load("create_views")
         body = sqlfiles.as_view("pairs", {"max_df": "SELECT max_df FROM default_max_df",
                                           "min_shared": "1", "new_label": "NULL"})
-        self.con.execute(f"CREATE OR REPLACE VIEW pairs AS {body}")
+        sql += f";\nCREATE OR REPLACE VIEW pairs AS {body}"
+        if temporary:
+            sql = _CREATE_VIEW.sub("CREATE OR REPLACE TEMP VIEW", sql)
+        self.con.execute(sql)
 
     def _read_settings(self) -> dict[str, str]:
         return dict(self.con.execute("SELECT key, value FROM settings").fetchall())
@@ -121,12 +253,33 @@ class Store:
         try:
             version = int(self.settings.get("schema_version", "0"))
         except ValueError:
-            raise WinnowError(f"{self.path}: unreadable schema version") from None
+            raise WinnowError(f"{self.path}: unreadable schema version "
+                              f"{self.settings.get('schema_version')!r}") from None
         if version > SCHEMA_VERSION:
             raise WinnowError(f"{self.path} was made by a newer winnowdb (schema {version}; this "
                               f"version reads up to {SCHEMA_VERSION}): upgrade winnowdb to use it")
-        if version < 1:
-            raise WinnowError(f"{self.path}: unknown schema version {version}")
+        if version == SCHEMA_VERSION:
+            return
+        missing = [v for v in range(version, SCHEMA_VERSION) if v not in MIGRATIONS]
+        if missing:
+            raise WinnowError(f"{self.path} has schema version {version}, which this winnowdb cannot "
+                              f"upgrade (it reads schema {SCHEMA_VERSION}); re-create the index by "
+                              f"running `winnowdb add` on the files again with a new --db")
+        if self.read_only:
+            raise WinnowError(f"{self.path} has schema version {version}; this winnowdb uses schema "
+                              f"{SCHEMA_VERSION}: run `winnowdb upgrade --db {self.path}` (or any "
+                              f"command that writes, such as add) to upgrade it in place")
+        self.upgrade(version)
+
+    def upgrade(self, version: int) -> None:
+        """Run the migrations from schema ``version`` to ``SCHEMA_VERSION`` in one transaction."""
+        with self._transaction() as con:
+            for v in range(version, SCHEMA_VERSION):
+                MIGRATIONS[v](con)
+            con.execute("DELETE FROM settings WHERE key = 'schema_version'")
+            con.execute("INSERT INTO settings VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
+        self.settings = self._read_settings()
+        self.upgraded_from = version
 
     def _check_settings(self, wanted: dict[str, str]) -> None:
         for key in FIXED_SETTINGS:
@@ -146,10 +299,16 @@ class Store:
         self.close()
 
     # ----------------------------------------------------------------- reading
-    def run(self, name: str, **params: Any) -> duckdb.DuckDBPyConnection:
-        """Execute ``sql/<name>.sql`` with bound parameters; returns the cursor."""
+    def run(self, name: str, *, limit: int | None = None, **params: Any) -> duckdb.DuckDBPyConnection:
+        """Execute ``sql/<name>.sql`` with bound parameters; returns the cursor.
+
+        ``limit`` (a positive int) keeps the first rows of a query that ends with ORDER BY.
+        """
         sql = sqlfiles.load(name)
-        return self.con.execute(sql, sqlfiles.bind(sql, params))
+        bound = sqlfiles.bind(sql, params)
+        if limit is not None and int(limit) > 0:
+            sql = sqlfiles.with_limit(sql, int(limit))
+        return self.con.execute(sql, bound)
 
     def setting_int(self, key: str) -> int:
         return int(self.settings[key])
@@ -176,41 +335,95 @@ class Store:
         return int(self.con.execute("SELECT max_df FROM default_max_df").fetchall()[0][0])
 
     # ----------------------------------------------------------------- writing
+    @contextmanager
+    def _transaction(self):
+        """BEGIN ... COMMIT; on any error or interrupt ROLLBACK and re-raise.
+
+        DuckDB reports Ctrl-C during a statement as ``RuntimeError('Query interrupted')`` (and
+        may already have ended the transaction); that is re-raised as ``KeyboardInterrupt``.
+        """
+        con = self.con
+        con.begin()
+        try:
+            yield con
+            con.commit()
+        except BaseException as exc:
+            try:
+                con.rollback()
+            except (duckdb.Error, RuntimeError):
+                pass  # the transaction had already ended
+            if _is_interrupt(exc) and not isinstance(exc, KeyboardInterrupt):
+                raise KeyboardInterrupt from None
+            raise
+
+    def _with_tables(self, con, tables: dict, statements: list[str]) -> None:
+        for name, table in tables.items():
+            con.register(name, table)
+        try:
+            for sql in statements:
+                con.execute(sql)
+        finally:
+            for name in tables:
+                try:
+                    con.unregister(name)
+                except (duckdb.Error, RuntimeError):
+                    pass
+
     def write_batch(self, documents, texts, fingerprints, replaced: list[int]) -> None:
         """Replace ``replaced`` doc ids and insert a batch (Arrow tables) in one transaction."""
         import pyarrow as pa
 
-        con = self.con
-        con.begin()
-        try:
+        with self._transaction() as con:
             if replaced:
                 self._delete_docs(pa.table({"doc": pa.array(replaced, pa.int32())}))
-            con.register("_new_documents", documents)
-            con.register("_new_texts", texts)
-            con.register("_new_fingerprints", fingerprints)
-            con.execute("INSERT INTO documents SELECT * FROM _new_documents")
-            con.execute("INSERT INTO document_texts SELECT * FROM _new_texts")
-            con.execute("INSERT INTO fingerprints SELECT * FROM _new_fingerprints")
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
+            self._with_tables(con, {"_new_documents": documents, "_new_texts": texts,
+                                    "_new_fingerprints": fingerprints},
+                              ["INSERT INTO documents SELECT * FROM _new_documents",
+                               "INSERT INTO document_texts SELECT * FROM _new_texts",
+                               "INSERT INTO fingerprints SELECT * FROM _new_fingerprints"])
+
+    def write_streamed(self, fingerprint_batches, finish: Callable[[], tuple], replaced: list[int], *,
+                       memory_limit_mb: int | None = None) -> None:
+        """Store one huge document in one transaction without holding all its fingerprints.
+
+        ``fingerprint_batches`` is an Arrow ``RecordBatchReader`` of fingerprint rows, inserted by
+        one streaming INSERT (DuckDB then writes row groups out as they fill instead of keeping
+        the whole transaction in memory); then ``finish()`` returns the (documents, texts)
+        tables, inserted last. Either everything commits or nothing does. Ctrl-C stays possible
+        while the fingerprints stream in, even inside ``deferred_interrupt()``.
+
+        ``memory_limit_mb`` caps DuckDB's memory for this transaction (by default DuckDB keeps up
+        to 80% of RAM of written data cached); too small a cap raises DuckDB's out-of-memory error
+        and changes nothing.
+        """
+        import pyarrow as pa
+
+        con = self.con
+        if memory_limit_mb:
+            con.execute(f"SET memory_limit = '{int(memory_limit_mb)}MB'")
+        try:
+            with self._transaction() as con:
+                if replaced:
+                    self._delete_docs(pa.table({"doc": pa.array(replaced, pa.int32())}))
+                with interrupts_allowed():
+                    self._with_tables(con, {"_new_fingerprints": fingerprint_batches},
+                                      ["INSERT INTO fingerprints SELECT * FROM _new_fingerprints"])
+                documents, texts = finish()
+                self._with_tables(con, {"_new_documents": documents, "_new_texts": texts},
+                                  ["INSERT INTO documents SELECT * FROM _new_documents",
+                                   "INSERT INTO document_texts SELECT * FROM _new_texts"])
         finally:
-            for name in ("_new_documents", "_new_texts", "_new_fingerprints"):
+            if memory_limit_mb:
                 try:
-                    con.unregister(name)
-                except duckdb.Error:
+                    con.execute("RESET memory_limit")
+                except (duckdb.Error, RuntimeError):
                     pass
 
     def _delete_docs(self, docs_table) -> None:
-        con = self.con
-        con.register("_gone", docs_table)
-        try:
-            con.execute("DELETE FROM fingerprints WHERE doc IN (SELECT doc FROM _gone)")
-            con.execute("DELETE FROM document_texts WHERE doc IN (SELECT doc FROM _gone)")
-            con.execute("DELETE FROM documents WHERE doc IN (SELECT doc FROM _gone)")
-        finally:
-            con.unregister("_gone")
+        self._with_tables(self.con, {"_gone": docs_table}, [
+            "DELETE FROM fingerprints WHERE doc IN (SELECT doc FROM _gone)",
+            "DELETE FROM document_texts WHERE doc IN (SELECT doc FROM _gone)",
+            "DELETE FROM documents WHERE doc IN (SELECT doc FROM _gone)"])
 
     def remove_docs(self, docs: list[int]) -> None:
         """Delete documents (and their texts and fingerprints) in one transaction."""
@@ -218,10 +431,69 @@ class Store:
 
         if not docs:
             return
-        self.con.begin()
-        try:
+        with self._transaction():
             self._delete_docs(pa.table({"doc": pa.array(docs, pa.int32())}))
-            self.con.commit()
-        except BaseException:
-            self.con.rollback()
-            raise
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    if isinstance(exc, getattr(duckdb, "InterruptException", ())):
+        return True
+    return isinstance(exc, RuntimeError) and "interrupted" in str(exc).lower()
+
+
+class _HeldInterrupt:
+    """A SIGINT handler that only records the signal (see ``deferred_interrupt``)."""
+
+    def __init__(self, previous) -> None:
+        self.previous = previous
+        self.pending = False
+
+    def __call__(self, signum, frame) -> None:
+        self.pending = True
+
+
+@contextmanager
+def deferred_interrupt():
+    """Hold Ctrl-C (SIGINT) until the block ends, then raise ``KeyboardInterrupt``.
+
+    Wrap a commit and the bookkeeping that reports it, so an interrupt can never land between
+    "committed" and "counted as saved". Only the main thread can do this; elsewhere (or when
+    SIGINT is ignored) it does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous) or isinstance(previous, _HeldInterrupt):
+        yield
+        return
+    held = _HeldInterrupt(previous)
+    signal.signal(signal.SIGINT, held)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held.pending:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def interrupts_allowed():
+    """Inside ``deferred_interrupt``, let Ctrl-C through again for a block (long, abortable work)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.getsignal(signal.SIGINT)
+    if not isinstance(held, _HeldInterrupt):
+        yield
+        return
+    if held.pending:
+        held.pending = False
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGINT, held.previous)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, held)

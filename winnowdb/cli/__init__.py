@@ -11,6 +11,11 @@ import sys
 
 from .app import app
 from . import core  # noqa: F401  (registers add, remove, query, pairs, compare, stats, sql)
+from . import maintenance  # noqa: F401  (registers check, upgrade)
+from . import simhash  # noqa: F401  (registers near-dups)
+from . import clusters  # noqa: F401  (registers duplicates, clusters)
+from . import report_html  # noqa: F401  (registers report)
+from . import spark  # noqa: F401  (registers export, import, import-pairs, spark ...)
 
 __all__ = ["app", "main"]
 

@@ -37,7 +37,7 @@ MaxDfOption = typer.Option(0, "--max-df", min=0, metavar="N",
 def _console(stderr: bool = False):
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    return Console(stderr=stderr, highlight=False, soft_wrap=stderr)  # messages on stderr: never wrapped
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -60,8 +60,8 @@ class _Guard:
 
         if issubclass(et, WinnowError):
             _fail(str(ev), ev.exit_code)
-        if issubclass(et, KeyboardInterrupt):
-            _fail("interrupted", 130)
+        if issubclass(et, KeyboardInterrupt) or (issubclass(et, RuntimeError) and "interrupted" in str(ev).lower()):
+            _fail("interrupted", 130)  # DuckDB reports Ctrl-C during a query as RuntimeError
         try:
             import duckdb
             if issubclass(et, duckdb.Error):

@@ -25,9 +25,9 @@ def add(
         help="Treat the code files of this add as this language (python, java, c, cpp, javascript, go, "
              "csharp, rust, kotlin, or any Pygments lexer name); default: by file extension."),
     k: Optional[int] = typer.Option(None, "--k", min=1,
-                                    help="k-gram length for text, in characters (new index only; default 20)."),
+                                    help="k-gram length for text, in characters (new index only; default 12)."),
     w: Optional[int] = typer.Option(None, "--w", min=1,
-                                    help="Winnowing window for text (new index only; default 20)."),
+                                    help="Winnowing window for text (new index only; default 8)."),
     code_k: Optional[int] = typer.Option(None, "--code-k", min=1,
                                          help="k-gram length for code, in tokens (new index only; default 12)."),
     code_w: Optional[int] = typer.Option(None, "--code-w", min=1,
@@ -80,14 +80,14 @@ def add(
                 err.print(f"skipped {display_path(x.path)}: {x.reason}", markup=False, highlight=False)
             if len(s.skipped) > 20:
                 err.print(f"... and {len(s.skipped) - 20} more skipped files", markup=False)
-            mb = s.bytes / 1e6
+            size = f"{s.bytes / 1e6:.1f} MB" if s.bytes >= 100_000 else f"{s.bytes / 1e3:.1f} kB"
             line = (f"{s.added} added, {s.updated} updated, {s.unchanged} unchanged, {len(s.skipped)} skipped; "
-                    f"{s.fingerprints} fingerprints from {mb:.1f} MB in {s.seconds:.2f}s -> {display_path(idx.path)}")
+                    f"{s.fingerprints} fingerprints from {size} in {s.seconds:.2f}s -> {display_path(idx.path)}")
             if s.interrupted:
                 err.print(f"interrupted: {s.saved} documents in {s.batches} committed batches were saved; "
                           f"run the same add again to finish", markup=False)
                 raise typer.Exit(130)
-            out.print(line, markup=False)
+            out.print(line, markup=False, soft_wrap=True)
             if missing:
                 raise typer.Exit(2)
 
@@ -102,7 +102,7 @@ def remove(paths: List[str] = typer.Argument(..., help="Indexed files or directo
     from ..report import display_path
 
     for p in gone:
-        _console().print(f"removed {display_path(p)}", markup=False)
+        _console().print(f"removed {display_path(p)}", markup=False, soft_wrap=True)
     if not gone:
         _fail("nothing in the index matches " + " ".join(paths), 1)
 
@@ -113,6 +113,17 @@ def query(
     db: Optional[str] = DbOption,
     top: int = typer.Option(10, "--top", "-n", min=0, help="Show the best N hits (0 = all)."),
     min_shared: int = typer.Option(1, "--min-shared", min=1, help="Hide hits sharing fewer fingerprints."),
+    sketch: Optional[int] = typer.Option(
+        None, "--sketch", min=1, metavar="S",
+        help="Rank by Broder's MIN_s resemblance estimate: compare only the S smallest fingerprints "
+             "of FILE and of each document (fast and coarse; large S tends to the exact resemblance)."),
+    simhash: bool = typer.Option(
+        False, "--simhash",
+        help="Near-duplicates instead: documents whose 64-bit simhash differs from FILE's in at most "
+             "--hamming bits (Manku et al.; see docs/simhash.md)."),
+    hamming: Optional[int] = typer.Option(
+        None, "--hamming", min=0, max=32, metavar="K",
+        help="Largest Hamming distance for --simhash (default 3; implies --simhash)."),
     max_df: int = MaxDfOption,
     fmt: Format = FormatOption,
 ) -> None:
@@ -120,13 +131,32 @@ def query(
 
     Fields: path, shared (distinct fingerprints in common), containment (share of FILE found in
     the hit), contained (share of the hit found in FILE), resemblance (shared / union).
+    With --sketch S: path, sketch_shared, sketch_size, resemblance (the MIN_s estimate).
+    With --simhash: path, distance (differing simhash bits), simhash (json/csv); nearest first.
     """
+    simhash = simhash or hamming is not None
     with _Guard():
+        if simhash and sketch is not None:
+            _fail("--simhash and --sketch cannot be combined")
         with _open(db, create=False, read_only=True) as idx:
-            hits = idx.query(file, top=top, max_df=max_df, min_shared=min_shared)
+            if simhash:
+                hits = idx.simhash_query(file, hamming=3 if hamming is None else hamming, top=top)
+            elif sketch is not None:
+                hits = idx.query_sketch(file, s=sketch, top=top, max_df=max_df, min_shared=min_shared)
+            else:
+                hits = idx.query(file, top=top, max_df=max_df, min_shared=min_shared)
     from ..report import emit_rows
 
-    emit_rows(_console(), hits, ["path", "shared", "containment", "contained", "resemblance"], fmt.value,
+    if simhash:
+        k = 3 if hamming is None else hamming
+        near_columns = ["path", "distance"] + (["simhash"] if fmt is not Format.table else [])
+        emit_rows(_console(), hits, near_columns, fmt.value,
+                  title=f"near-duplicates of {file} (simhash within {k} bits)",
+                  empty=f"no indexed document has a simhash within {k} bits")
+        return
+    columns = (["path", "sketch_shared", "sketch_size", "resemblance"] if sketch is not None
+               else ["path", "shared", "containment", "contained", "resemblance"])
+    emit_rows(_console(), hits, columns, fmt.value,
               title=f"documents sharing passages with {file}", empty="no indexed document shares a passage")
 
 

@@ -1,0 +1,66 @@
+"""Run the real ``winnowdb`` CLI with small batches, logging each batch once it has committed.
+
+Used by the crash tests as the process they kill: ``python crash_child.py add DIR --db X``.
+Smaller batches (``WINNOWDB_TEST_BATCH_BYTES``) give many commit points in a small corpus; the
+log (``WINNOWDB_TEST_COMMIT_LOG``, one path per line, appended after ``write_batch`` returns)
+says which documents the index must hold after a kill. ``WINNOWDB_TEST_HUGE_CHARS`` lowers the
+huge-document threshold so larger files take the segmented, streamed path (also logged once
+committed). ``WINNOWDB_TEST_PAUSE_AFTER_BATCH`` (seconds) makes the add slow. Nothing else is
+changed.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from winnowdb import indexer
+from winnowdb.store import Store
+
+indexer.BATCH_BYTES = int(os.environ.get("WINNOWDB_TEST_BATCH_BYTES", indexer.BATCH_BYTES))
+if os.environ.get("WINNOWDB_TEST_HUGE_CHARS"):  # let a few files take the segmented path
+    from winnowdb import segmented
+
+    segmented.HUGE_CHARS = int(os.environ["WINNOWDB_TEST_HUGE_CHARS"])
+    segmented.CHUNK_CHARS = segmented.SEGMENT_UNITS = max(segmented.HUGE_CHARS // 4, 1024)
+_LOG = os.environ.get("WINNOWDB_TEST_COMMIT_LOG")
+_write_batch = Store.write_batch
+
+
+_PAUSE = float(os.environ.get("WINNOWDB_TEST_PAUSE_AFTER_BATCH", "0"))
+
+
+def _logged_write_batch(self, documents, texts, fingerprints, replaced):
+    _write_batch(self, documents, texts, fingerprints, replaced)
+    if _LOG:
+        with open(_LOG, "a", encoding="utf-8") as fh:
+            fh.write("".join(p + "\n" for p in documents.column("path").to_pylist()))
+    if _PAUSE:  # a slow add (as on a slow disk), so other processes can meet it mid-way
+        time.sleep(_PAUSE)
+
+
+_write_streamed = Store.write_streamed
+
+
+def _logged_write_streamed(self, fingerprint_batches, finish, replaced):
+    paths = []
+
+    def finish_and_remember():
+        documents, texts = finish()
+        paths.extend(documents.column("path").to_pylist())
+        return documents, texts
+
+    _write_streamed(self, fingerprint_batches, finish_and_remember, replaced)
+    if _LOG:
+        with open(_LOG, "a", encoding="utf-8") as fh:
+            fh.write("".join(p + "\n" for p in paths))
+
+
+Store.write_batch = _logged_write_batch
+Store.write_streamed = _logged_write_streamed
+
+if __name__ == "__main__":
+    from winnowdb.cli import main
+
+    sys.argv = ["winnowdb", *sys.argv[1:]]
+    main()

@@ -1,0 +1,160 @@
+"""Helpers shared by the reliability tests: corpora, child processes, peak memory, index diffs."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+#: the real command line, as a child process
+WINNOWDB = [sys.executable, "-m", "winnowdb"]
+#: the real command line with small batches and a commit log (see crash_child.py)
+CHILD = [sys.executable, str(HERE / "crash_child.py")]
+
+_LETTERS = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+
+
+def vocabulary(seed: int, size: int = 5000) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.array(["".join(rng.choice(_LETTERS, rng.integers(2, 10))) for _ in range(size)])
+
+
+def random_text(rng: np.random.Generator, vocab: np.ndarray, chars: int) -> str:
+    words = vocab[rng.integers(0, len(vocab), max(1, chars // 6))]
+    lines = [" ".join(words[i:i + 12]) for i in range(0, len(words), 12)]
+    return "\n".join(lines) + "\n"
+
+
+def make_corpus(root: Path, *, files: int, size: int, seed: int) -> list[Path]:
+    """``files`` text files of about ``size`` characters of random words, 200 per folder."""
+    rng = np.random.default_rng(seed)
+    vocab = vocabulary(seed)
+    out = []
+    for i in range(files):
+        d = root / f"part{i // 200:03d}"
+        d.mkdir(parents=True, exist_ok=True)
+        p = d / f"doc{i:05d}.txt"
+        p.write_text(random_text(rng, vocab, size), encoding="utf-8")
+        out.append(p)
+    return out
+
+
+def run(args: list[str], *, cmd: list[str] = WINNOWDB, cwd=None, env=None, timeout: float = 300,
+        input: str | None = None) -> subprocess.CompletedProcess:
+    """Run the CLI to completion (a test fails rather than hangs: ``timeout``)."""
+    return subprocess.run([*cmd, *map(str, args)], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout, input=input)
+
+
+@dataclass
+class Measured:
+    returncode: int
+    stdout: str
+    stderr: str
+    peak_rss_mb: float
+    seconds: float
+
+
+def run_measured(args: list[str], *, cmd: list[str] = WINNOWDB, cwd=None, env=None,
+                 timeout: float = 600) -> Measured:
+    """Run the CLI and measure the child's own peak resident memory (``wait4``'s rusage)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen([*cmd, *map(str, args)], cwd=cwd, env=env, stdout=out, stderr=err)
+        deadline = t0 + timeout
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                p.kill()
+                pid, status, usage = os.wait4(p.pid, 0)
+                raise TimeoutError(f"{args} took more than {timeout}s")
+            time.sleep(0.02)
+        seconds = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        rss_kb = usage.ru_maxrss  # kilobytes on Linux
+        if sys.platform == "darwin":
+            rss_kb /= 1024
+        return Measured(p.returncode, out.read().decode(), err.read().decode(), rss_kb / 1024, seconds)
+
+
+def one_line_error(stderr: str) -> str:
+    """The single ``error: ...`` line a failing command printed (and nothing traceback-like)."""
+    assert "Traceback" not in stderr, stderr
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if ln.startswith("error: ")]
+    assert len(errors) == 1, f"expected one error line, got:\n{stderr}"
+    return errors[0]
+
+
+def _quote(path: Path | str) -> str:
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+DOC_COLUMNS = ("path, submission, label, kind, normalizer, content_hash, normalized_hash, encoding, "
+               "bytes, chars, units, fingerprints, simhash")
+
+
+def content_differences(a: Path, b: Path, *, only_paths_in_a: bool = False) -> dict[str, int]:
+    """Documents whose content differs between two indexes, by table, comparing content (not doc
+    ids or times): the document row, its fingerprints (hash, pos, span: compared as a per-path
+    multiset digest) and its text. With ``only_paths_in_a``, b is restricted to the paths a holds
+    (is a's content a correct subset of b?)."""
+    import duckdb
+
+    con = duckdb.connect()
+    try:
+        con.execute(f"ATTACH {_quote(a)} AS a (READ_ONLY)")
+        con.execute(f"ATTACH {_quote(b)} AS b (READ_ONLY)")
+        queries = {
+            "documents": f"SELECT {DOC_COLUMNS} FROM {{db}}.documents",
+            "fingerprints": "SELECT d.path, COUNT(f.doc) AS n, "
+                            "SUM(CAST(hash(f.hash, f.pos, f.start_offset, f.end_offset) AS HUGEINT)) AS digest "
+                            "FROM {db}.documents d LEFT JOIN {db}.fingerprints f ON f.doc = d.doc GROUP BY d.path",
+            "texts": "SELECT d.path, hash(t.text) AS digest, length(t.text) AS n "
+                     "FROM {db}.document_texts t JOIN {db}.documents d ON d.doc = t.doc",
+        }
+        out = {}
+        for name, q in queries.items():
+            qa, qb = q.format(db="a"), q.format(db="b")
+            if only_paths_in_a:
+                qb = f"SELECT * FROM ({qb}) x WHERE x.path IN (SELECT path FROM a.documents)"
+            n1 = con.execute(f"SELECT COUNT(*) FROM ({qa} EXCEPT ALL {qb}) z").fetchall()[0][0]
+            n2 = con.execute(f"SELECT COUNT(*) FROM ({qb} EXCEPT ALL {qa}) z").fetchall()[0][0]
+            out[name] = n1 + n2
+        return out
+    finally:
+        con.close()
+
+
+def indexed_paths(db: Path) -> set[str]:
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {r[0] for r in con.execute("SELECT path FROM documents").fetchall()}
+    finally:
+        con.close()
+
+
+def raw_sql(db: Path, *statements: str, params: list | None = None) -> list:
+    """Run statements on an index directly with DuckDB (to corrupt it on purpose)."""
+    import duckdb
+
+    con = duckdb.connect(str(db))
+    try:
+        rows = []
+        for s in statements:
+            rows = con.execute(s, params).fetchall() if params else con.execute(s).fetchall()
+        return rows
+    finally:
+        con.close()

@@ -1,0 +1,62 @@
+"""Big input in bounded memory: a 200 MB text file is indexed (segmented, streamed into one
+transaction) next to ordinary files, with the child's peak RSS measured; a file over the size
+limit is skipped with a reason. Figures: bench/results/reliability.md."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from winnowdb.sources import MAX_FILE_BYTES
+
+from reliability_helpers import indexed_paths, random_text, run, run_measured, vocabulary
+
+MB = 1 << 20
+#: peak RSS allowed for adding the 200 MB file: about ten times the file (measured ~2 GB; before
+#: segmenting it took 14 GB)
+PEAK_LIMIT_MB = 3000
+
+
+@pytest.mark.slow
+def test_200_mb_file_in_bounded_memory(tmp_path):
+    folder = tmp_path / "input"
+    folder.mkdir()
+    rng = np.random.default_rng(3)
+    block = random_text(rng, vocabulary(3), 4 * MB)
+    with open(folder / "huge.txt", "w", encoding="utf-8") as fh:
+        for _ in range(50):
+            fh.write(block)
+    size = (folder / "huge.txt").stat().st_size
+    assert size >= 200 * MB
+    (folder / "small_a.txt").write_text(block[:20_000])
+    (folder / "small_b.txt").write_text(block[50_000:70_000])
+    db = tmp_path / "big.duckdb"
+    m = run_measured(["add", folder, "--db", db], timeout=900)
+    assert m.returncode == 0, m.stderr
+    assert m.stdout.startswith("3 added, 0 updated, 0 unchanged, 0 skipped"), m.stdout
+    print(f"200 MB file: add {m.seconds:.0f}s, peak RSS {m.peak_rss_mb:.0f} MB")
+    assert m.peak_rss_mb < PEAK_LIMIT_MB, f"peak RSS {m.peak_rss_mb:.0f} MB"
+    assert {p.rsplit("/", 1)[1] for p in indexed_paths(db)} == {"huge.txt", "small_a.txt", "small_b.txt"}
+    r = run(["check", "--db", db], timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    # the small files are found inside the huge one
+    r = run(["query", folder / "small_b.txt", "--db", db, "-f", "csv"], timeout=600)
+    assert r.returncode == 0 and "huge.txt" in r.stdout, r.stdout + r.stderr
+    # unchanged on a second add: nothing is read into the index again
+    m2 = run_measured(["add", folder, "--db", db], timeout=900)
+    assert m2.stdout.startswith("0 added, 0 updated, 3 unchanged"), m2.stdout
+    print(f"unchanged re-add: {m2.seconds:.0f}s, peak RSS {m2.peak_rss_mb:.0f} MB")
+
+
+def test_file_over_the_size_limit_is_skipped(tmp_path):
+    folder = tmp_path / "input"
+    folder.mkdir()
+    with open(folder / "too_big.txt", "wb") as fh:  # sparse: takes no disk space
+        fh.truncate(MAX_FILE_BYTES + 1)
+    (folder / "ok.txt").write_text("an ordinary small file with some words in it " * 10)
+    db = tmp_path / "i.duckdb"
+    m = run_measured(["add", folder, "--db", db])
+    assert m.returncode == 0, m.stderr
+    assert f"skipped {folder / 'too_big.txt'}: too large (" in m.stderr
+    assert f"MiB > {MAX_FILE_BYTES // MB} MiB)" in m.stderr
+    assert m.stdout.startswith("1 added, 0 updated, 0 unchanged, 1 skipped")
+    assert m.peak_rss_mb < 500  # it was never read

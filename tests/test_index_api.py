@@ -1,0 +1,339 @@
+"""The Python API end to end on a copy of sample_corpus: planted copies, boilerplate, passages,
+incremental updates, removal, settings. Real DuckDB files, real corpus files."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import winnowdb
+from winnowdb.errors import WinnowError
+
+from conftest import BOILERPLATE_ESSAYS, PLANTED, PLANTED_OPTIONAL, pair_key
+
+QUERY_FIELDS = {"path", "shared", "containment", "contained", "resemblance"}
+PAIR_FIELDS = {"a", "b", "shared", "containment_a", "containment_b", "resemblance"}
+
+
+def _pairs(db, **kw):
+    with winnowdb.open(db, create=False, read_only=True) as idx:
+        return idx.pairs(top=0, **kw)
+
+
+def _pair_set(rows, root):
+    return {pair_key(r["a"], r["b"], root) for r in rows}
+
+
+def _lines_covered(records, side):
+    covered = set()
+    for r in records:
+        lo, hi = r[f"lines_{side}"]
+        covered.update(range(lo, hi + 1))
+    return covered
+
+
+def _compare(db, a, b):
+    from winnowdb.report import passage_records
+
+    with winnowdb.open(db, create=False, read_only=True) as idx:
+        cmp = idx.compare(a, b)
+    return cmp, passage_records(cmp)
+
+
+# ------------------------------------------------------------------ planted copies
+def test_planted_copies_are_found(index_db, corpus):
+    rows = _pairs(index_db)
+    found = _pair_set(rows, corpus)
+    for a, b in PLANTED:
+        assert frozenset((a, b)) in found, (a, b)
+    # anything else is incidental (README: no other pair shares more than 21 consecutive
+    # normalized characters): it ranks below every planted copy and is a tiny share of either file
+    planted = {frozenset(p) for p in PLANTED}
+    allowed = planted | {frozenset(p) for p in PLANTED_OPTIONAL}
+    ranks = [i for i, r in enumerate(rows) if pair_key(r["a"], r["b"], corpus) in allowed]
+    assert ranks == list(range(len(ranks))), [pair_key(r["a"], r["b"], corpus) for r in rows[:8]]
+    for r in rows:
+        if pair_key(r["a"], r["b"], corpus) not in allowed:
+            assert max(r["containment_a"], r["containment_b"]) < 0.05, r
+
+
+def test_exactly_the_planted_copies_with_long_kgrams(corpus, tmp_path):
+    # With k = 22 no k-gram can come from an accidental overlap of at most 21 characters, so the
+    # pairs are exactly the planted copies (t = 22 + 20 - 1 = 41 <= the shortest planted passage).
+    db = tmp_path / "k22.duckdb"
+    with winnowdb.open(db, k=22, w=20) as idx:
+        idx.add([corpus / "boilerplate"], boilerplate=True)
+        idx.add([corpus / "essays", corpus / "code"])
+        found = _pair_set(idx.pairs(top=0), corpus)
+    required = {frozenset(p) for p in PLANTED} | {frozenset(PLANTED_OPTIONAL[0])}  # + bees quote
+    assert required <= found <= required | {frozenset(p) for p in PLANTED_OPTIONAL}
+
+
+def test_pair_fields_and_scores(index_db, corpus):
+    rows = _pairs(index_db)
+    for r in rows:
+        assert PAIR_FIELDS <= set(r)
+        assert r["a"] < r["b"]
+        assert r["shared"] >= 1
+        for f in ("containment_a", "containment_b", "resemblance"):
+            assert 0 < r[f] <= 1
+        assert r["resemblance"] <= min(r["containment_a"], r["containment_b"]) + 1e-12
+    by_pair = {pair_key(r["a"], r["b"], corpus): r for r in rows}
+    dup = by_pair[frozenset(("essays/comets.txt", "essays/comets_dup.txt"))]
+    assert dup["containment_a"] == dup["containment_b"] == dup["resemblance"] == 1.0
+    # ranked by the larger containment, so the exact duplicate comes first
+    assert pair_key(rows[0]["a"], rows[0]["b"], corpus) == frozenset(("essays/comets.txt", "essays/comets_dup.txt"))
+
+
+def test_pairs_top_limits_and_zero_means_all(index_db):
+    everything = _pairs(index_db)
+    assert len(everything) >= 4
+    with winnowdb.open(index_db, create=False, read_only=True) as idx:
+        assert idx.pairs(top=2) == everything[:2]
+        assert idx.pairs(top=0) == everything
+        assert len(idx.pairs(min_shared=10**6, top=0)) == 0
+
+
+def test_boilerplate_header_never_makes_a_pair(index_db, corpus):
+    rows = _pairs(index_db)
+    for i, a in enumerate(BOILERPLATE_ESSAYS):
+        for b in BOILERPLATE_ESSAYS[i + 1:]:
+            # no passage in the header (lines 1-5), and at most incidental overlap elsewhere
+            cmp, records = _compare(index_db, corpus / a, corpus / b)
+            assert not (_lines_covered(records, "a") & set(range(1, 6))), (a, b, records)
+            assert not (_lines_covered(records, "b") & set(range(1, 6))), (a, b, records)
+            for r in rows:
+                if pair_key(r["a"], r["b"], corpus) == frozenset((a, b)):
+                    assert max(r["containment_a"], r["containment_b"]) < 0.05, r
+    # the header file itself is not a document that pairs with anything
+    assert not any("boilerplate" in r["a"] + r["b"] for r in rows)
+
+
+def test_without_boilerplate_the_header_would_pair(tmp_path, corpus):
+    # the control experiment: the same essays without the --boilerplate file do pair up
+    with winnowdb.open(tmp_path / "nobp.duckdb") as idx:
+        idx.add([corpus / p for p in BOILERPLATE_ESSAYS])
+        found = _pair_set(idx.pairs(top=0), corpus)
+    assert len(found) == 6
+
+
+# ------------------------------------------------------------------ passages
+@pytest.mark.parametrize("a,b,lines_a,lines_b", [
+    ("essays/tides.txt", "essays/tides_copy.txt", (5, 5), (5, 5)),
+    ("essays/glaciers.txt", "essays/glaciers_paraphrase.txt", (5, 5), (5, 8)),
+])
+def test_compare_finds_the_planted_passage(index_db, corpus, a, b, lines_a, lines_b):
+    cmp, records = _compare(index_db, corpus / a, corpus / b)
+    assert len(records) == 1, records
+    (rec,) = records
+    assert tuple(rec["lines_a"]) == lines_a
+    assert tuple(rec["lines_b"]) == lines_b
+    assert Path(rec["path_a"]) == corpus / a and Path(rec["path_b"]) == corpus / b
+    assert rec["text_a"] == Path(corpus / a).read_text()[rec["start_a"]:rec["end_a"]]
+    # the passage is the copied paragraph: most of its normalized length, in both files
+    from winnowdb.normalize import normalize_text
+
+    size = {"essays/tides.txt": 470, "essays/glaciers.txt": 252}[a]
+    assert len(normalize_text(rec["text_a"])) >= 0.8 * size
+    assert normalize_text(rec["text_a"]).units.tolist() == normalize_text(rec["text_b"]).units.tolist()
+    assert cmp.score["shared"] == rec["matches"]
+
+
+def test_compare_exact_duplicate_covers_the_whole_file(index_db, corpus):
+    cmp, records = _compare(index_db, corpus / "essays/comets.txt", corpus / "essays/comets_dup.txt")
+    text = (corpus / "essays/comets.txt").read_text()
+    nlines = text.rstrip("\n").count("\n") + 1
+    assert len(records) == 1
+    assert records[0]["lines_a"] == [1, nlines] and records[0]["lines_b"] == [1, nlines]
+    assert cmp.score["containment_a"] == cmp.score["containment_b"] == 1.0
+
+
+def test_compare_reformatted_code(index_db, corpus):
+    cmp, records = _compare(index_db, corpus / "code/queue.java", corpus / "code/Queue2.java")
+    big = [r for r in records if r["matches"] >= 5]
+    # queue.java (48 lines, 3 of them a doc comment) is found nearly whole in Queue2.java ...
+    covered_a = _lines_covered(big, "a")
+    assert len(covered_a & set(range(1, 49))) >= 35
+    # ... and the method added to Queue2.java (`int peek()`, lines 38-46) is not part of it
+    peek = set(range(39, 46))
+    assert not (_lines_covered(big, "b") & peek)
+    assert cmp.score["containment_a"] > 0.8
+
+
+def test_compare_unindexed_files(index_db, tmp_path, corpus):
+    tides = (corpus / "essays/tides.txt").read_text().splitlines()
+    a = tmp_path / "a.txt"
+    b = tmp_path / "b.txt"
+    a.write_text("Some words of my own about the sea.\n" + tides[4] + "\n")
+    b.write_text("\n\n" + tides[4].upper() + "\nThe end.\n")
+    cmp, records = _compare(index_db, a, b)
+    assert len(records) == 1
+    assert records[0]["lines_a"] == [2, 2] and records[0]["lines_b"] == [3, 3]
+
+
+# ------------------------------------------------------------------ query
+def test_query_ranks_the_copy_first(index_db, corpus):
+    with winnowdb.open(index_db, create=False, read_only=True) as idx:
+        hits = idx.query(corpus / "essays/tides.txt")
+    assert hits, "no hits"
+    assert Path(hits[0]["path"]) == corpus / "essays/tides_copy.txt"
+    assert all(Path(h["path"]) != corpus / "essays/tides.txt" for h in hits)  # not itself
+    for h in hits:
+        assert QUERY_FIELDS <= set(h)
+    assert [h["containment"] for h in hits] == sorted((h["containment"] for h in hits), reverse=True)
+
+
+def test_query_non_indexed_file(index_db, corpus, tmp_path):
+    glaciers = (corpus / "essays/glaciers.txt").read_text().splitlines()[4]
+    q = tmp_path / "student.txt"
+    q.write_text("My essay.\n\nI read that " + glaciers.lower().replace(",", " ;") + "\nThat is all.\n")
+    with winnowdb.open(index_db, create=False, read_only=True) as idx:
+        hits = idx.query(q, top=0)
+    top2 = {Path(h["path"]).relative_to(corpus).as_posix() for h in hits[:2]}
+    assert top2 == {"essays/glaciers.txt", "essays/glaciers_paraphrase.txt"}
+    assert hits[0]["contained"] > 0 and hits[0]["containment"] > 0.5
+
+
+def test_query_missing_file_is_a_clear_error(index_db, tmp_path):
+    with winnowdb.open(index_db, create=False, read_only=True) as idx:
+        with pytest.raises(WinnowError, match="no such file"):
+            idx.query(tmp_path / "nope.txt")
+
+
+def test_query_top(index_db, corpus, tmp_path):
+    everything = tmp_path / "all.txt"
+    everything.write_text("\n\n".join(p.read_text() for p in sorted((corpus / "essays").glob("*.txt"))))
+    with winnowdb.open(index_db, create=False, read_only=True) as idx:
+        all_hits = idx.query(everything, top=0)
+        assert len(all_hits) == 16
+        assert len(idx.query(everything)) == 10  # the default
+        assert idx.query(everything, top=3) == all_hits[:3]
+
+
+# ------------------------------------------------------------------ incremental updates
+def test_re_adding_unchanged_files_is_a_no_op(fresh_index):
+    corpus, db = fresh_index
+    with winnowdb.open(db) as idx:
+        before = idx.sql("SELECT doc, path, content_hash FROM documents ORDER BY doc")[1]
+        nfp = idx.sql("SELECT COUNT(*) FROM fingerprints")[1][0][0]
+        s = idx.add([corpus / "essays", corpus / "code"])
+        assert (s.added, s.updated, s.unchanged, len(s.skipped), s.fingerprints) == (0, 0, 21, 0, 0)
+        s = idx.add([corpus / "boilerplate"], boilerplate=True)
+        assert (s.added, s.updated, s.unchanged) == (0, 0, 1)
+        assert idx.sql("SELECT doc, path, content_hash FROM documents ORDER BY doc")[1] == before
+        assert idx.sql("SELECT COUNT(*) FROM fingerprints")[1][0][0] == nfp
+
+
+def test_editing_a_file_updates_it_and_its_pairs(fresh_index):
+    corpus, db = fresh_index
+    tides = corpus / "essays/tides.txt"
+    copy = corpus / "essays/tides_copy.txt"
+    light = corpus / "essays/lighthouses.txt"
+    key_copy = frozenset(("essays/tides.txt", "essays/tides_copy.txt"))
+    key_light = frozenset(("essays/lighthouses.txt", "essays/tides.txt"))
+    assert key_copy in _pair_set(_pairs(db), corpus)
+    # the copy loses its copied paragraph; lighthouses gains it
+    paragraph = tides.read_text().splitlines()[4]
+    copy.write_text(copy.read_text().replace(paragraph, "I wrote this paragraph myself, honestly."))
+    light.write_text(light.read_text() + "\n" + paragraph + "\n")
+    with winnowdb.open(db) as idx:
+        s = idx.add([corpus / "essays", corpus / "code"])
+        assert (s.added, s.updated, s.unchanged) == (0, 2, 19)
+        assert idx.sql(f"SELECT COUNT(*) FROM documents WHERE path = '{copy}'")[1][0][0] == 1
+    found = _pair_set(_pairs(db), corpus)
+    assert key_copy not in found
+    assert key_light in found
+    assert frozenset(("essays/lighthouses.txt", "essays/tides_copy.txt")) not in found
+    # the stored text is the new text
+    with winnowdb.open(db, create=False, read_only=True) as idx:
+        cmp = idx.compare(light, tides)
+        assert len(cmp.passages) == 1
+        assert list(cmp.a.texts.values()) == [light.read_text()]
+
+
+def test_remove_deletes_the_document_and_its_fingerprints(fresh_index):
+    corpus, db = fresh_index
+    target = corpus / "essays/tides_copy.txt"
+    with winnowdb.open(db) as idx:
+        (doc,) = idx.sql(f"SELECT doc FROM documents WHERE path = '{target}'")[1][0]
+        assert idx.sql(f"SELECT COUNT(*) FROM fingerprints WHERE doc = {doc}")[1][0][0] > 0
+        assert idx.remove([target]) == [str(target)]
+        assert idx.sql(f"SELECT COUNT(*) FROM documents WHERE doc = {doc}")[1][0][0] == 0
+        assert idx.sql(f"SELECT COUNT(*) FROM fingerprints WHERE doc = {doc}")[1][0][0] == 0
+        assert idx.sql(f"SELECT COUNT(*) FROM document_texts WHERE doc = {doc}")[1][0][0] == 0
+        assert idx.remove([target]) == []  # already gone
+        hits = idx.query(corpus / "essays/tides.txt")
+        assert all(Path(h["path"]) != target for h in hits)
+    found = _pair_set(_pairs(db), corpus)
+    assert frozenset(("essays/tides.txt", "essays/tides_copy.txt")) not in found
+    assert frozenset(("essays/comets.txt", "essays/comets_dup.txt")) in found
+
+
+def test_remove_a_directory(fresh_index):
+    corpus, db = fresh_index
+    with winnowdb.open(db) as idx:
+        gone = idx.remove([corpus / "code"])
+        assert sorted(Path(p).name for p in gone) == ["Queue2.java", "queue.java", "sort.c",
+                                                      "stack.py", "stack_renamed.py"]
+        assert idx.sql("SELECT COUNT(*) FROM documents WHERE kind = 'document'")[1][0][0] == 16
+        orphans = idx.sql("SELECT COUNT(*) FROM fingerprints WHERE doc NOT IN (SELECT doc FROM documents)")
+        assert orphans[1][0][0] == 0
+
+
+def test_removing_the_boilerplate_brings_the_header_pairs_back(fresh_index):
+    corpus, db = fresh_index
+    with winnowdb.open(db) as idx:
+        idx.remove([corpus / "boilerplate"])
+    found = _pair_set(_pairs(db), corpus)
+    assert frozenset(BOILERPLATE_ESSAYS[:2]) in found
+
+
+# ------------------------------------------------------------------ settings and errors
+def test_settings_are_stored_and_fixed(index_db, tmp_path):
+    from winnowdb.index import DEFAULTS
+
+    with winnowdb.open(index_db, create=False, read_only=True) as idx:
+        k, w = idx.k, idx.w
+        assert (k, w) == (DEFAULTS["k"], DEFAULTS["w"])
+        assert {"k", "w", "normalizer", "hash_version", "schema_version"} <= set(idx.settings)
+    with pytest.raises(WinnowError, match=f"k={k}"):
+        winnowdb.open(index_db, k=k + 1)
+    with pytest.raises(WinnowError, match=f"w={w}"):
+        winnowdb.open(index_db, w=w + 1)
+    with winnowdb.open(index_db, k=k, w=w, read_only=True):  # matching settings are fine
+        pass
+    with winnowdb.open(tmp_path / "small.duckdb", k=5, w=4) as idx:
+        assert (idx.k, idx.w) == (5, 4)
+    with winnowdb.open(tmp_path / "small.duckdb") as idx:  # no settings given: the stored ones
+        assert (idx.k, idx.w) == (5, 4)
+
+
+def test_missing_index_is_not_created_when_asked_not_to(tmp_path):
+    with pytest.raises(WinnowError, match="no index"):
+        winnowdb.open(tmp_path / "missing.duckdb", create=False)
+    assert not (tmp_path / "missing.duckdb").exists()
+
+
+def test_non_duckdb_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("this is not a database\n" * 50)
+    with pytest.raises(WinnowError, match="not a winnowdb index"):
+        winnowdb.open(bad)
+    assert bad.read_text() == "this is not a database\n" * 50  # left untouched
+
+
+def test_sql_read_only(index_db):
+    with winnowdb.open(index_db, create=False, read_only=True) as idx:
+        cols, rows = idx.sql("SELECT COUNT(*) AS n FROM documents")
+        assert cols == ["n"] and rows == [(22,)]
+        with pytest.raises(WinnowError):
+            idx.sql("DELETE FROM fingerprints")
+        with pytest.raises(WinnowError, match="SQL error"):
+            idx.sql("SELECT nonsense FROM nowhere")
+
+
+def test_stats(index_db):
+    with winnowdb.open(index_db, create=False, read_only=True) as idx:
+        st = idx.stats()
+    assert st["documents"] == 21 and st["boilerplate"] == 1 and st["submissions"] == 21
+    assert st["fingerprints"] > 0 and st["distinct_hashes"] > 0

@@ -1,0 +1,4 @@
+"""``python -m winnowdb``: the same as the ``winnowdb`` command."""
+from .cli import main
+
+main()

@@ -1,0 +1,226 @@
+"""``winnowdb check``: verify that an index is whole and consistent.
+
+The index is opened read-only, directly with DuckDB (not through ``Store.open``, which refuses
+some of the states this should report). Checked, each by one query in ``sql/check_*.sql`` or
+against the code's own definitions:
+
+* the tables and columns are the ones this version creates (``sql/create_tables.sql``);
+* settings: every key once, the required keys present, values valid, the schema version and
+  hash version the ones this winnowdb reads and computes;
+* no two rows share a document id or a path; every document has exactly one stored text of its
+  recorded length; its recorded fingerprint count equals its fingerprint rows, and every
+  fingerprint's position and text span lie inside it;
+* no fingerprints or texts belong to no document;
+* every stored value can be read (DuckDB verifies block checksums as it reads).
+
+``check_index`` returns a ``CheckReport``; the CLI prints it and exits 1 when there are problems.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import WinnowError
+
+__all__ = ["Problem", "CheckReport", "check_index", "CHECKS"]
+
+#: (check name, sql file, how to describe its rows)
+CHECKS = [
+    ("settings keys", "check_settings_duplicates", "setting {key!r} is stored {copies} times"),
+    ("document ids", "check_duplicate_doc_ids", "document id {doc} is used by {copies} rows"),
+    ("paths", "check_duplicate_paths", "{path} is indexed {copies} times"),
+    ("fingerprint counts", "check_fingerprint_counts",
+     "document {doc} ({path}) records {recorded} fingerprints but has {stored} fingerprint rows"),
+    ("orphan fingerprints", "check_orphan_fingerprints",
+     "{fingerprint_rows} fingerprint rows belong to document id {doc}, which does not exist"),
+    ("orphan texts", "check_orphan_texts", "{text_rows} stored texts belong to document id {doc}, which does not exist"),
+    ("texts", "check_text_rows", lambda r: (
+        f"document {r['doc']} ({r['path']}) has no stored text" if r["text_rows"] == 0 else
+        f"document {r['doc']} ({r['path']}) has {r['text_rows']} stored texts" if r["text_rows"] > 1 else
+        f"document {r['doc']} ({r['path']}) has a stored text of {r['text_chars']} characters; "
+        f"{r['chars']} recorded")),
+    ("fingerprint spans", "check_fingerprint_spans",
+     "document {doc} ({path}) has {bad_rows} fingerprints outside its text"),
+    ("document values", "check_document_values", "document {doc} ({path}) has impossible values (kind {kind!r})"),
+]
+
+REQUIRED_SETTINGS = ("schema_version", "hash_version", "k", "w", "normalizer")
+POSITIVE_SETTINGS = ("k", "w", "code_k", "code_w", "mod_m")
+MAX_EXAMPLES = 5
+
+
+@dataclass
+class Problem:
+    """One failed check: its name, how many things are wrong, and up to a few examples."""
+
+    check: str
+    count: int
+    examples: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [f"{self.check}: {self.count} problem{'s' if self.count != 1 else ''}"]
+        out += [f"  {e}" for e in self.examples]
+        if self.count > len(self.examples):
+            out.append(f"  ... and {self.count - len(self.examples)} more")
+        return out
+
+
+@dataclass
+class CheckReport:
+    """The outcome of ``check_index``."""
+
+    path: str
+    checks: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    totals: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def add(self, check: str, examples: list[str], count: int | None = None) -> None:
+        if examples or count:
+            self.problems.append(Problem(check, count if count is not None else len(examples),
+                                         examples[:MAX_EXAMPLES]))
+
+    def to_dict(self) -> dict:
+        return {"index": self.path, "ok": self.ok, "checks": self.checks, "totals": self.totals,
+                "problems": [{"check": p.check, "count": p.count, "examples": p.examples}
+                             for p in self.problems]}
+
+
+def _expected_columns() -> dict[str, list[tuple[str, str]]]:
+    """table -> [(column, type)] as ``sql/create_tables.sql`` creates them."""
+    import duckdb
+
+    from . import sqlfiles
+
+    con = duckdb.connect()
+    try:
+        con.execute(sqlfiles.load("create_tables"))
+        return _columns(con)
+    finally:
+        con.close()
+
+
+def _columns(con) -> dict[str, list[tuple[str, str]]]:
+    out: dict[str, list[tuple[str, str]]] = {}
+    for table, column, dtype in con.execute(
+            "SELECT table_name, column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema = 'main' ORDER BY table_name, ordinal_position").fetchall():
+        out.setdefault(table, []).append((column, dtype))
+    return out
+
+
+def _check_settings(report: CheckReport, settings: dict[str, str]) -> None:
+    from .fingerprint import HASH_VERSION, SELECTIONS
+    from .indexer import NORMALIZERS
+    from .store import SCHEMA_VERSION
+
+    bad: list[str] = []
+    for key in REQUIRED_SETTINGS:
+        if key not in settings:
+            bad.append(f"required setting {key!r} is missing")
+    version = settings.get("schema_version")
+    if version is not None:
+        if not version.isdigit():
+            bad.append(f"schema_version {version!r} is not a number")
+        elif int(version) > SCHEMA_VERSION:
+            bad.append(f"schema version {version} is newer than this winnowdb reads ({SCHEMA_VERSION}): "
+                       f"upgrade winnowdb")
+        elif int(version) < SCHEMA_VERSION:
+            bad.append(f"schema version {version} is older than this winnowdb's ({SCHEMA_VERSION}): "
+                       f"run `winnowdb upgrade`")
+    hv = settings.get("hash_version")
+    if hv is not None and hv != HASH_VERSION:
+        bad.append(f"hash_version {hv!r} is not the hash this winnowdb computes ({HASH_VERSION!r}): "
+                   f"new files and queries would not match the stored fingerprints")
+    for key in POSITIVE_SETTINGS:
+        if key in settings and not (settings[key].isdigit() and int(settings[key]) >= 1):
+            bad.append(f"setting {key}={settings[key]!r} is not a positive whole number")
+    if "normalizer" in settings and settings["normalizer"] not in NORMALIZERS:
+        bad.append(f"normalizer {settings['normalizer']!r} is unknown (known: {', '.join(NORMALIZERS)})")
+    if "selection" in settings and settings["selection"] not in SELECTIONS:
+        bad.append(f"selection {settings['selection']!r} is unknown (known: {', '.join(SELECTIONS)})")
+    report.add("settings", bad)
+
+
+def check_index(path: str | os.PathLike) -> CheckReport:
+    """Check the index at ``path``; raises ``WinnowError`` only when it cannot be opened at all."""
+    import duckdb
+
+    from . import sqlfiles
+    from .store import _describe_duckdb_error, no_network_extensions, refuse_non_duckdb
+
+    path = str(path)
+    if not Path(path).exists():
+        raise WinnowError(f"no index at {path}")
+    if Path(path).is_dir():
+        raise WinnowError(f"{path} is a directory, not an index file")
+    refuse_non_duckdb(path)
+    try:
+        con = duckdb.connect(path, read_only=True)
+    except duckdb.Error as exc:
+        raise WinnowError(_describe_duckdb_error(path, exc, read_only=True)) from None
+    no_network_extensions(con)
+    report = CheckReport(path)
+    try:
+        # 1. tables and columns
+        report.checks += 1
+        expected, found = _expected_columns(), _columns(con)
+        if "settings" not in found:
+            raise WinnowError(f"{path} is a DuckDB file but not a winnowdb index (no settings table)")
+        bad = []
+        for table, cols in expected.items():
+            if table not in found:
+                bad.append(f"table {table} is missing")
+                continue
+            have = dict(found[table])
+            for col, dtype in cols:
+                if col not in have:
+                    bad.append(f"column {table}.{col} is missing")
+                elif have[col] != dtype:
+                    bad.append(f"column {table}.{col} is {have[col]}, expected {dtype}")
+        report.add("tables", bad)
+        if bad:
+            return report  # the queries below assume the tables are there
+        # 2. settings
+        report.checks += 1
+        settings: dict[str, str] = {}
+        for key, value in con.execute("SELECT key, value FROM settings").fetchall():
+            settings.setdefault(key, value)
+        report.settings = settings
+        _check_settings(report, settings)
+        # 3. one query per consistency rule
+        for name, file, template in CHECKS:
+            report.checks += 1
+            try:
+                cur = con.execute(sqlfiles.load(file))
+                cols = [d[0] for d in cur.description]
+                rows = [dict(zip(cols, r)) for r in cur.fetchall()]
+            except duckdb.Error as exc:
+                report.add(name, [f"cannot run the check: {_first_line(exc)}"])
+                continue
+            describe = template if callable(template) else (lambda r, t=template: t.format(**r))
+            report.add(name, [describe(r) for r in rows[:MAX_EXAMPLES]], len(rows))
+        # 4. read everything once
+        report.checks += 1
+        try:
+            cur = con.execute(sqlfiles.load("check_storage_scan"))
+            cols = [d[0] for d in cur.description]
+            report.totals = dict(zip(cols, cur.fetchall()[0]))
+        except duckdb.Error as exc:
+            report.add("storage", [f"cannot read the stored data: {_first_line(exc)}"])
+        return report
+    except duckdb.Error as exc:
+        report.add("storage", [f"cannot read the index: {_first_line(exc)}"])
+        return report
+    finally:
+        con.close()
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,39 @@
+"""The ``report`` command: write the HTML report (ranked pairs, side-by-side passages)."""
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from .app import DbOption, MaxDfOption, _console, _fail, _Guard, _open, app
+
+
+@app.command()
+def report(
+    html: Optional[str] = typer.Option(
+        None, "--html", metavar="PATH",
+        help="Write the HTML report here: a file (one self-contained page, e.g. report.html), or a "
+             "directory when PATH ends with / or is one (index.html plus one page per pair)."),
+    db: Optional[str] = DbOption,
+    top: int = typer.Option(50, "--top", "-n", min=0, help="Report the top N pairs (0 = all)."),
+    min_shared: int = typer.Option(1, "--min-shared", min=1, help="Only pairs sharing at least N fingerprints."),
+    new: Optional[str] = typer.Option(None, "--new", metavar="LABEL",
+                                      help="Archive mode: only pairs involving documents labelled LABEL."),
+    max_df: int = MaxDfOption,
+) -> None:
+    """An HTML report to read and share: the pairs ranked as by `pairs`, and for each pair both
+    files side by side with line numbers, every shared passage in its own colour and linked to
+    its partner, boilerplate greyed. Pages are self-contained (no external resources)."""
+    if not html:
+        _fail("say where to write the report: --html report.html (one file) or --html report/ (a directory)")
+    from ..html_report import is_directory_target, write_report
+    from ..report import display_path
+
+    with _Guard():
+        with _open(db, create=False, read_only=True) as idx:
+            written, data = write_report(idx, html, top=top, min_shared=min_shared, new_label=new,
+                                         max_df=max_df)
+    n = len(data.pairs)
+    where = display_path(str(written[0].parent)) + "/" if is_directory_target(html) else display_path(str(written[0]))
+    pages = f" ({len(written)} pages)" if len(written) > 1 else ""
+    _console().print(f"wrote {where}{pages}: {n} pair{'' if n == 1 else 's'}", markup=False, soft_wrap=True)

@@ -1,0 +1,33 @@
+"""Simhash near-duplicate commands: near-dups (``query FILE --simhash`` lives with ``query``)."""
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from .app import DbOption, FormatOption, Format, _console, _Guard, _open, app
+
+
+@app.command("near-dups")
+def near_dups(
+    db: Optional[str] = DbOption,
+    hamming: int = typer.Option(3, "--hamming", min=0, max=32, metavar="K",
+                                help="Largest Hamming distance between two simhashes (Manku et al. use 3)."),
+    top: int = typer.Option(50, "--top", "-n", min=0, help="Show the N nearest pairs (0 = all)."),
+    fmt: Format = FormatOption,
+) -> None:
+    """Near-duplicate documents: every pair whose 64-bit simhashes differ in at most K bits.
+
+    Manku et al.'s block tables, in SQL (docs/simhash.md). Skips pairs inside one submission.
+
+    Fields: a, b, distance (differing bits); json and csv add simhash_a, simhash_b.
+    """
+    with _Guard():
+        with _open(db, create=False, read_only=True) as idx:
+            rows = idx.near_duplicates(hamming=hamming, top=top)
+    from ..report import emit_rows
+
+    columns = ["a", "b", "distance"] + (["simhash_a", "simhash_b"] if fmt is not Format.table else [])
+    emit_rows(_console(), rows, columns, fmt.value,
+              title=f"near-duplicates (simhash within {hamming} bits)",
+              empty=f"no two documents have simhashes within {hamming} bits")

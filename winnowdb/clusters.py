@@ -1,0 +1,310 @@
+"""Broder's syntactic clustering: link similar documents, take connected components, store and report them.
+
+The pipeline follows "Syntactic Clustering of the Web" (Broder, Glassman, Manasse, Zweig 1997):
+
+1. *Duplicates are folded.* Identical, lexically equivalent and fingerprint equivalent documents
+   (``winnowdb.duplicates``) are represented by one document, the smallest doc id of the group.
+2. *Pairs are linked.* Either
+   ``method="exact"``: every pair of representatives sharing fingerprints is counted (the paper's
+   <ID, ID, count> phase, ``sql/cluster_pairs.sql``) and linked when its resemblance reaches
+   ``min_resemblance`` (or, with ``min_containment``, when either document is that much contained
+   in the other); or
+   ``method="super"``: the fast path. Representatives sharing a super shingle (a run of
+   ``length`` consecutive hashes of their sorted MIN_s sketches, ``sql/super_shingle_candidates.sql``)
+   are candidates, with no pair counting; a candidate is linked when its MIN_s resemblance
+   estimate reaches ``min_resemblance`` (the paper's "if we want a higher threshold we can compute
+   their actual resemblance"). Short documents (fewer than ``length`` usable hashes) are not
+   found, and containment is not detected: use the exact method for those.
+3. *Connected components* of the links (union-find, done as vectorized min-label hooking with
+   pointer jumping in numpy) are the clusters; folded duplicates join their representative's.
+4. *Stored*: the ``clusters`` table (one row per document: its cluster id, the smallest doc id
+   in the cluster; see ``sql/cluster_table_create.sql``) is replaced in one transaction.
+5. *Reported*: each cluster of two or more documents with its members and its tightest and
+   loosest pair: the most and the least similar two members (exact resemblance, counted over the
+   pairs inside the cluster only, ``sql/cluster_member_pairs.sql``). Resemblance is not
+   transitive: in a chain A~B~C the loosest pair may share nothing.
+
+Very common hashes (in more than ``max_df`` documents, counted after duplicates are folded) and
+boilerplate hashes are ignored throughout, as in the core.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .duplicates import Representatives, representatives
+from .errors import WinnowError
+from .sketches import DEFAULT_S, DEFAULT_SUPER_LENGTH, _estimates, _super_candidates, prepared, registered
+
+__all__ = ["METHODS", "Clustering", "cluster", "connected_components"]
+
+METHODS = ("exact", "super")
+
+
+def connected_components(n: int, a, b) -> np.ndarray:
+    """Component label of each of ``n`` nodes given edges ``a[i] -- b[i]`` (indices 0..n-1).
+
+    The label of a component is its smallest node. Vectorized union-find: each round hooks the
+    larger root of every edge whose ends are in different trees onto the smaller root (minimum
+    over all such edges), then compresses every path completely by pointer jumping. Parents only
+    ever decrease, so no cycle can form; rounds stop when every edge lies inside one tree.
+    """
+    parent = np.arange(n, dtype=np.int64)
+    a = np.asarray(a, dtype=np.int64)
+    b = np.asarray(b, dtype=np.int64)
+    if a.shape != b.shape:
+        raise ValueError("edge arrays differ in length")
+    if a.size and (min(a.min(), b.min()) < 0 or max(a.max(), b.max()) >= n):
+        raise ValueError("edge endpoint out of range")
+    while a.size:
+        pa, pb = parent[a], parent[b]
+        split = pa != pb
+        if not split.any():
+            break
+        a, b, pa, pb = a[split], b[split], pa[split], pb[split]
+        np.minimum.at(parent, np.maximum(pa, pb), np.minimum(pa, pb))
+        while True:  # pointer jumping until every node points at its root
+            grand = parent[parent]
+            if np.array_equal(grand, parent):
+                break
+            parent = grand
+    return parent
+
+
+@dataclass
+class Clustering:
+    """The result of one clustering run."""
+
+    method: str
+    min_resemblance: float
+    min_containment: float | None
+    max_df: int
+    documents: int  # ordinary documents
+    representatives: int  # after folding duplicates
+    candidate_pairs: int  # pairs examined: above threshold (exact) or sharing a super shingle (super)
+    linked_pairs: int  # links used for the components
+    doc: np.ndarray  # int64, every ordinary document
+    cluster: np.ndarray  # int64, its cluster id (smallest doc id in the cluster)
+    representative: np.ndarray  # int64, the document it was folded into (itself if none)
+    clusters: list[dict] = field(default_factory=list)  # clusters of >= 2 documents, largest first
+    stored: bool = False
+    seconds: dict = field(default_factory=dict)
+
+    @property
+    def clustered_documents(self) -> int:
+        return int(sum(c["size"] for c in self.clusters))
+
+
+def _check(min_resemblance: float, min_containment: float | None, method: str, s: int, length: int) -> None:
+    if method not in METHODS:
+        raise WinnowError(f"unknown clustering method {method!r} (choose from {', '.join(METHODS)})")
+    if not 0.0 <= float(min_resemblance) <= 1.0:
+        raise WinnowError(f"min-resemblance must be between 0 and 1, not {min_resemblance}")
+    if min_containment is not None and not 0.0 < float(min_containment) <= 1.0:
+        raise WinnowError(f"min-containment must be above 0 and at most 1, not {min_containment}")
+    if method == "super":
+        if min_containment is not None:
+            raise WinnowError("super shingles cannot detect containment (a containing document's extra "
+                              "hashes break the runs of its sketch); use --method exact with --min-containment")
+        if int(s) < 1 or int(length) < 1:
+            raise WinnowError("sketch size and super-shingle length must be positive whole numbers")
+        if int(length) > int(s):
+            raise WinnowError(f"super-shingle length {length} is longer than the sketch ({s} hashes)")
+
+
+def cluster(idx, *, min_resemblance: float = 0.5, min_containment: float | None = None,
+            method: str = "exact", s: int = DEFAULT_S, length: int = DEFAULT_SUPER_LENGTH,
+            max_df: int | None = None, store: bool = True, details: bool = True) -> Clustering:
+    """Cluster the ordinary documents of an open ``Index`` (see the module docstring).
+
+    ``store`` writes the ``clusters`` table (needs an index opened writable); ``details`` builds
+    the per-cluster report (members, tightest and loosest pair).
+    """
+    _check(min_resemblance, min_containment, method, s, length)
+    if store and idx.store.read_only:
+        raise WinnowError(f"cannot store clusters in {idx.path}: the index is open read-only")
+    times: dict[str, float] = {}
+    t0 = t = time.perf_counter()
+    max_df = idx._max_df(max_df)
+    reps = representatives(idx)
+    rep_of = reps.fingerprint
+    members = np.unique(rep_of)  # sorted; every representative is its own representative
+    times["duplicates"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    with prepared(idx, docs=members, max_df=max_df, s=s if method == "super" else None):
+        times["usable_hashes" if method == "exact" else "sketches"] = time.perf_counter() - t
+        t = time.perf_counter()
+        if method == "exact":
+            tbl = idx.store.run("cluster_pairs", min_resemblance=float(min_resemblance),
+                                min_containment=None if min_containment is None else float(min_containment)
+                                ).fetchnumpy()
+            ea = np.asarray(tbl["a"], dtype=np.int64)
+            eb = np.asarray(tbl["b"], dtype=np.int64)
+            candidates = int(ea.shape[0])
+            times["pairs"] = time.perf_counter() - t
+        else:
+            ca, cb = _super_candidates(idx, int(length))
+            candidates = int(ca.shape[0])
+            times["super_shingles"] = time.perf_counter() - t
+            t = time.perf_counter()
+            if candidates:
+                est = _estimates(idx, ca, cb, int(s))
+                keep = est["resemblance"] >= float(min_resemblance)
+                ea, eb = est["a"][keep], est["b"][keep]
+            else:
+                ea = eb = np.empty(0, dtype=np.int64)
+            times["estimates"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        labels = connected_components(members.shape[0], np.searchsorted(members, ea),
+                                      np.searchsorted(members, eb))
+        cluster_of_member = members[labels]  # label is the smallest index, members are sorted
+        cluster_id = cluster_of_member[np.searchsorted(members, rep_of)]
+        _, inverse, counts = np.unique(cluster_id, return_inverse=True, return_counts=True)
+        size = counts[inverse]
+        times["components"] = time.perf_counter() - t
+
+        result = Clustering(method=method, min_resemblance=float(min_resemblance),
+                            min_containment=None if min_containment is None else float(min_containment),
+                            max_df=int(max_df), documents=len(reps), representatives=int(members.shape[0]),
+                            candidate_pairs=candidates, linked_pairs=int(ea.shape[0]), doc=reps.doc,
+                            cluster=cluster_id, representative=rep_of)
+        if details:
+            t = time.perf_counter()
+            result.clusters = _describe(idx, reps, cluster_id, size)
+            times["report"] = time.perf_counter() - t
+    if store:
+        t = time.perf_counter()
+        _store(idx, result, size)
+        result.stored = True
+        times["store"] = time.perf_counter() - t
+    times["total"] = time.perf_counter() - t0
+    result.seconds = times
+    return result
+
+
+def _store(idx, res: Clustering, size: np.ndarray) -> None:
+    import pyarrow as pa
+
+    n = res.doc.shape[0]
+    table = pa.table({
+        "doc": pa.array(res.doc.astype(np.int32), pa.int32()),
+        "cluster": pa.array(res.cluster.astype(np.int32), pa.int32()),
+        "representative": pa.array(res.representative.astype(np.int32), pa.int32()),
+        "cluster_size": pa.array(size.astype(np.int32), pa.int32()),
+        "method": pa.array([res.method] * n, pa.string()),
+        "min_resemblance": pa.array(np.full(n, res.min_resemblance), pa.float64()),
+        "min_containment": pa.array([res.min_containment] * n, pa.float64()),
+        "max_df": pa.array(np.full(n, res.max_df, dtype=np.int64), pa.int64()),
+        "clustered_at": pa.array([_dt.datetime.now()] * n, pa.timestamp("us")),
+    })
+    store = idx.store
+    con = store.con
+    con.begin()
+    try:
+        store.run("cluster_table_create")
+        store.run("cluster_table_clear")
+        with registered(con, new_clusters=table):
+            store.run("cluster_table_insert")
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
+
+
+def _pair(paths: dict[int, str], a: int, b: int, resemblance: float, containment_a: float,
+          containment_b: float, shared: int | None, kind: str) -> dict:
+    return {"a": paths[a], "b": paths[b], "doc_a": int(a), "doc_b": int(b), "kind": kind,
+            "resemblance": float(resemblance), "containment_a": float(containment_a),
+            "containment_b": float(containment_b), "shared": None if shared is None else int(shared)}
+
+
+_DUPLICATE_KINDS = ("identical", "lexical", "fingerprint")
+
+
+def _describe(idx, reps: Representatives, cluster_id: np.ndarray, size: np.ndarray) -> list[dict]:
+    """Clusters of two or more documents: members, tightest and loosest pair; largest first."""
+    import pyarrow as pa
+
+    multi = size >= 2
+    if not multi.any():
+        return []
+    paths = reps.paths()
+    is_rep = reps.doc == reps.fingerprint
+    # representatives in clusters with two or more representatives: count their pairs exactly
+    rep_rows = np.flatnonzero(multi & is_rep)
+    rep_cluster = cluster_id[rep_rows]
+    uniq, rep_counts = np.unique(rep_cluster, return_counts=True)
+    reps_in = dict(zip(uniq.tolist(), rep_counts.tolist()))
+    several = np.isin(rep_cluster, uniq[rep_counts >= 2])
+    pairs_by_cluster: dict[int, dict] = {}
+    if several.any():
+        assignment = pa.table({"doc": pa.array(reps.doc[rep_rows[several]].astype(np.int32), pa.int32()),
+                               "cluster": pa.array(rep_cluster[several].astype(np.int32), pa.int32())})
+        con = idx.store.con
+        with registered(con, cluster_assignment=assignment):  # reads the prepared usable_hashes
+            tbl = idx.store.run("cluster_member_pairs").fetchnumpy()
+        pc = np.asarray(tbl["cluster"], dtype=np.int64)
+        if pc.shape[0]:
+            order = np.lexsort((np.asarray(tbl["b"]), np.asarray(tbl["a"]), -np.asarray(tbl["resemblance"]), pc))
+            cols = {k: np.asarray(v)[order] for k, v in tbl.items()}
+            pc = cols["cluster"].astype(np.int64)
+            bounds = np.flatnonzero(np.concatenate(([True], pc[1:] != pc[:-1], [True])))
+            for lo, hi in zip(bounds[:-1], bounds[1:]):
+                pairs_by_cluster[int(pc[lo])] = {k: v[lo:hi] for k, v in cols.items()}
+
+    out = []
+    rows = np.flatnonzero(multi)
+    rows = rows[np.lexsort((reps.doc[rows], cluster_id[rows]))]
+    bounds = np.flatnonzero(np.concatenate(([True], cluster_id[rows][1:] != cluster_id[rows][:-1], [True])))
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        crow = rows[lo:hi]
+        cid = int(cluster_id[crow[0]])
+        docs = reps.doc[crow]
+        folded = crow[~is_rep[crow]]
+        dup = dup_loose = None
+        if folded.shape[0]:  # folded duplicates: the finest kind is the tightest pair, the coarsest the loosest
+            rep_rows = np.searchsorted(reps.doc, reps.fingerprint[folded])
+            rank = np.where(reps.identical[folded] == reps.identical[rep_rows], 0,
+                            np.where(reps.lexical[folded] == reps.lexical[rep_rows], 1, 2))
+            dup, dup_loose = (_pair(paths, int(reps.doc[rep_rows[i]]), int(reps.doc[folded[i]]), 1.0, 1.0, 1.0,
+                                    int(reps.fingerprints[folded[i]]), _DUPLICATE_KINDS[int(rank[i])])
+                              for i in (int(np.argmin(rank)), int(np.argmax(rank))))
+        m = reps_in.get(cid, 0)
+        got = pairs_by_cluster.get(cid)
+        tight, loose = dup, dup_loose
+        if got is not None:
+            best = _pair(paths, int(got["a"][0]), int(got["b"][0]), got["resemblance"][0], got["containment_a"][0],
+                         got["containment_b"][0], got["shared"][0], "similar")
+            worst = _pair(paths, int(got["a"][-1]), int(got["b"][-1]), got["resemblance"][-1],
+                          got["containment_a"][-1], got["containment_b"][-1], got["shared"][-1], "similar")
+            if got["a"].shape[0] < m * (m - 1) // 2:
+                worst = _missing_pair(paths, reps.doc[crow[is_rep[crow]]], got["a"], got["b"])
+            tight = dup if dup is not None and dup["resemblance"] >= best["resemblance"] else best
+            loose = worst
+        elif m >= 2:  # several representatives, none sharing a usable hash (e.g. all hashes common)
+            rdocs = reps.doc[crow[is_rep[crow]]]
+            loose = _missing_pair(paths, rdocs, np.empty(0, np.int64), np.empty(0, np.int64))
+            tight = dup if dup is not None else loose
+        out.append({"cluster": cid, "size": int(docs.shape[0]), "representatives": int(m),
+                    "duplicates": int(folded.shape[0]), "members": [paths[int(x)] for x in docs.tolist()],
+                    "docs": docs.tolist(), "tightest": tight, "loosest": loose})
+    out.sort(key=lambda c: (-c["size"], c["cluster"]))
+    return out
+
+
+def _missing_pair(paths: dict[int, str], rdocs: np.ndarray, a: np.ndarray, b: np.ndarray) -> dict:
+    """A pair of representatives that shares no usable hash (resemblance 0)."""
+    rdocs = np.sort(rdocs)
+    partners: dict[int, set] = {int(x): set() for x in rdocs.tolist()}
+    for x, y in zip(a.tolist(), b.tolist()):
+        partners[int(x)].add(int(y))
+        partners[int(y)].add(int(x))
+    x = min(partners, key=lambda d: (len(partners[d]), d))
+    y = next(int(d) for d in rdocs.tolist() if d != x and d not in partners[x])
+    a_, b_ = min(x, y), max(x, y)
+    return _pair(paths, a_, b_, 0.0, 0.0, 0.0, 0, "similar")

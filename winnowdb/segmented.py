@@ -1,0 +1,328 @@
+"""Fingerprint huge documents in segments: bounded memory, the same fingerprints.
+
+Normalizing and winnowing a whole document at once costs about 70 bytes of memory per character
+(a 200 MB file needed 14 GB). Documents longer than ``HUGE_CHARS`` characters are instead
+processed a slice at a time, and ``add`` writes each segment's fingerprints to the index as it
+goes (one transaction for the whole document, so it is stored completely or not at all).
+
+The result is the same as fingerprinting the whole document at once:
+
+* Text is normalized in chunks of ``CHUNK_CHARS`` characters. The ``text`` normalizer folds each
+  character on its own, so any cut gives the same units; for ``words`` a cut is placed on a
+  character that is not a letter or digit and not inside a markup tag, so no word or tag is split.
+* k-gram hashes depend only on their k units, so hashing overlapping slices of units gives the
+  same hashes.
+* Winnowing is continued across a segment boundary only at a window whose minimum is unique:
+  there robust winnowing selects that minimum whatever it selected before, so the next segment
+  can start afresh in step with the whole-document selection. (If no such window is found within
+  ``SYNC_SEARCH`` windows -- a very long run of repeated text -- the cut is made anyway; the
+  selections can then differ from whole-document winnowing in which of several equal hashes is
+  picked, never in the winnowing guarantee. Likewise a ``words`` "word" of more than a million
+  letters is split. ``SegmentStats.exact`` records either.)
+* The normalized-text hash and the simhash are accumulated over the chunks.
+
+Code files (tokenized per language) are not segmented; they use the whole-document path.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import numpy as np
+
+from .fingerprint import Fingerprints, kgram_hashes, select, winnow
+
+__all__ = ["HUGE_CHARS", "SegmentStats", "is_huge", "iter_fingerprints", "fingerprint_segmented",
+           "add_huge"]
+
+#: documents longer than this many characters are fingerprinted and stored in segments
+HUGE_CHARS = 1 << 23
+#: characters normalized per step
+CHUNK_CHARS = 1 << 21
+#: normalized units hashed and winnowed per step
+SEGMENT_UNITS = 1 << 21
+#: how many windows past a segment's nominal end are searched for one with a unique minimum
+SYNC_SEARCH = 1 << 14
+#: how far (characters) a ``words`` chunk cut may move to avoid splitting a word or a tag
+_CUT_SEARCH = 1 << 20
+_TAG_MAX = 2002  # longest markup tag normalize_words strips: <, up to 2000 characters, >
+
+
+@dataclass
+class SegmentStats:
+    """What the segmented pass measured, complete once its generator is exhausted."""
+
+    units: int = 0
+    fingerprints: int = 0
+    exact: bool = True
+    _digest: "hashlib._Hash" = field(default_factory=lambda: hashlib.blake2b(digest_size=16))
+    _ones: np.ndarray = field(default_factory=lambda: np.zeros(64, dtype=np.int64))
+    _features: int = 0
+    _short: list = field(default_factory=list)  # all text units while there are fewer than 4
+
+    @property
+    def normalized_hash(self) -> str:
+        """``blake2b(units)`` of the whole normalized document, as the indexer computes it."""
+        return self._digest.hexdigest()
+
+    @property
+    def simhash(self) -> int:
+        """``simhash.document_simhash`` of the whole document."""
+        from .simhash import _SALT, simhash64
+
+        if self._features == 0:
+            units = np.concatenate(self._short) if self._short else np.empty(0, np.uint64)
+            if units.shape[0] == 0:
+                return 0
+            return simhash64(kgram_hashes(units, units.shape[0], salt=_SALT))
+        bits = (2 * self._ones - self._features) > 0
+        return int(np.packbits(bits, bitorder="little").view("<i8")[0])
+
+
+def _family(settings: dict[str, str], path: str | None, language: str | None) -> str | None:
+    from .indexer import choose_normalizer
+
+    try:
+        family, _ = choose_normalizer(settings.get("normalizer", "text"), path, language)
+    except ValueError:
+        return None
+    return family if family in ("text", "words") else None
+
+
+def is_huge(text: str, settings: dict[str, str], path: str | None = None,
+            language: str | None = None) -> bool:
+    """Whether ``text`` is long enough to be processed in segments (and is not code)."""
+    return len(text) > HUGE_CHARS and _family(settings, path, language) is not None
+
+
+def _safe_cut(text: str, start: int, target: int, family: str) -> tuple[int, bool]:
+    """An end for the chunk beginning at ``start``, near ``target``, that splits no unit;
+    (cut, exact)."""
+    n = len(text)
+    if target >= n:
+        return n, True
+    if family == "text":
+        return target, True
+
+    def safe(c: int) -> bool:
+        ch = text[c]
+        if ch.isalnum():
+            return False
+        if ch == "<":
+            return True
+        lt = text.rfind("<", max(0, c - _TAG_MAX), c)
+        return lt < 0 or text.rfind(">", lt, c) >= 0
+
+    for c in range(target, min(n, target + _CUT_SEARCH)):  # forward, then back towards the start
+        if safe(c):
+            return c, True
+    low = max(start + 1, target - _CUT_SEARCH)
+    for c in range(target - 1, low - 1, -1):
+        if safe(c):
+            return c, True
+    return target, False  # a "word" longer than the search: split it
+
+
+def _sync_window(h: np.ndarray, t: int, w: int) -> int | None:
+    """The first window index >= t whose minimum occurs once in it (None if none is found)."""
+    last = min(h.shape[0] - w, t + SYNC_SEARCH)
+    block = 1024
+    for a in range(t, last + 1, block):
+        b = min(last + 1, a + block)
+        view = np.lib.stride_tricks.sliding_window_view(h[a: b + w - 1], w)
+        mins = view.min(axis=1)
+        unique = np.count_nonzero(view == mins[:, None], axis=1) == 1
+        if unique.any():
+            return a + int(np.argmax(unique))
+    return None
+
+
+def _add_simhash_features(stats: SegmentStats, carry: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """Count the simhash features (4-grams of text units) that end in ``units``; new carry."""
+    from .fingerprint import _splitmix64
+    from .simhash import _BITS, _SALT, FEATURE_GRAM
+
+    seq = np.concatenate((carry, units)) if carry.shape[0] else units
+    if seq.shape[0] < FEATURE_GRAM:
+        stats._short = [seq]
+        return seq
+    stats._short = []
+    feats = kgram_hashes(seq, FEATURE_GRAM, salt=_SALT)
+    mixed = _splitmix64(np.ascontiguousarray(feats).view(np.uint64)).astype("<u8", copy=False)
+    octets = mixed.view(np.uint8).reshape(-1, 8)
+    for j in range(8):
+        stats._ones[8 * j: 8 * j + 8] += np.bincount(octets[:, j], minlength=256).astype(np.int64) @ _BITS
+    stats._features += int(feats.shape[0])
+    return seq[-(FEATURE_GRAM - 1):].copy()
+
+
+def iter_fingerprints(text: str, family: str, k: int, w: int, *, salt: int, selection: str = "winnow",
+                      m: int = 1, stats: SegmentStats | None = None, chunk_chars: int | None = None,
+                      segment_units: int | None = None) -> Iterator[Fingerprints]:
+    """The document's fingerprints, a segment at a time, in position order (global positions).
+
+    Concatenated, they equal ``fingerprint(normalize(text), k, w, ...)``; ``stats`` (optional)
+    receives the unit count, normalized hash and simhash.
+    """
+    from .normalize import normalize_text, normalize_words
+
+    if stats is None:
+        stats = SegmentStats()
+    chunk_chars = chunk_chars or CHUNK_CHARS
+    segment_units = segment_units or SEGMENT_UNITS
+    normalize = normalize_words if family == "words" else normalize_text
+    n = len(text)
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    buffered = 0
+    base = 0  # global index of the first buffered unit
+    last = -1  # last emitted position
+    carry = np.empty(0, dtype=np.uint64)
+    c0 = 0
+    need = segment_units + SYNC_SEARCH + k + w
+    while True:
+        if c0 < n:
+            c1, exact = _safe_cut(text, c0, c0 + chunk_chars, family)
+            stats.exact &= exact
+            chunk = text[c0:c1]
+            norm = normalize(chunk)
+            stats._digest.update(norm.units.tobytes())
+            stats.units += len(norm)
+            text_units = norm.units if family == "text" else normalize_text(chunk).units
+            carry = _add_simhash_features(stats, carry, text_units)
+            parts.append((norm.units, norm.start + c0, norm.stop + c0))
+            buffered += len(norm)
+            c0 = c1
+            if c0 < n and buffered < need:
+                continue
+        final = c0 >= n
+        if not parts:  # an empty text
+            return
+        units = np.concatenate([p[0] for p in parts]) if len(parts) > 1 else parts[0][0]
+        starts = np.concatenate([p[1] for p in parts]) if len(parts) > 1 else parts[0][1]
+        stops = np.concatenate([p[2] for p in parts]) if len(parts) > 1 else parts[0][2]
+        h = kgram_hashes(units, k, salt)
+        if final:
+            cut = None
+            sel = winnow(h, w) if selection == "winnow" else select(h, selection, w, m)
+        else:
+            cut = segment_units
+            if selection == "winnow":
+                found = _sync_window(h, cut, w)
+                if found is None:
+                    stats.exact = False
+                else:
+                    cut = found
+                sel = winnow(h[: cut + w - 1], w)
+            else:
+                sel = select(h[:cut], selection, w, m)
+        if sel.shape[0]:
+            sel = sel[sel + base > last]
+        if sel.shape[0]:
+            last = base + int(sel[-1])
+            stats.fingerprints += int(sel.shape[0])
+            yield Fingerprints(hash=h[sel], pos=sel + base, start=starts[sel], stop=stops[sel + (k - 1)])
+        if final:
+            return
+        parts = [(units[cut:].copy(), starts[cut:].copy(), stops[cut:].copy())]
+        del units, starts, stops, h, sel
+        buffered = parts[0][0].shape[0]
+        base += cut
+
+
+def fingerprint_segmented(text: str, family: str, k: int, w: int, *, salt: int, selection: str = "winnow",
+                          m: int = 1, **kw) -> tuple[SegmentStats, Fingerprints]:
+    """All fingerprints of ``text`` computed in segments, concatenated (for queries and tests)."""
+    stats = SegmentStats()
+    pieces = list(iter_fingerprints(text, family, k, w, salt=salt, selection=selection, m=m, stats=stats, **kw))
+    if not pieces:
+        empty = np.empty(0, dtype=np.int64)
+        return stats, Fingerprints(empty, empty, empty, empty)
+    return stats, Fingerprints(*(np.concatenate([getattr(p, f) for p in pieces])
+                                 for f in ("hash", "pos", "start", "stop")))
+
+
+def _params(settings: dict[str, str], family: str, every_kgram: bool) -> dict:
+    from .indexer import _SALT
+
+    return dict(family=family, k=int(settings["k"]), w=int(settings["w"]), salt=_SALT[family],
+                selection="all" if every_kgram else settings.get("selection", "winnow"),
+                m=int(settings.get("mod_m", 1)))
+
+
+def fingerprints_of(text: str, settings: dict[str, str], *, path: str | None = None,
+                    language: str | None = None, every_kgram: bool = False) -> Fingerprints:
+    """``fingerprint_source(...)[2]`` for a huge text, computed in segments."""
+    family = _family(settings, path, language)
+    return fingerprint_segmented(text, **_params(settings, family, every_kgram))[1]
+
+
+def memory_cap_mb(size: int) -> int:
+    """DuckDB's memory limit (MB) while storing a huge document of ``size`` bytes."""
+    return max(512, 3 * size >> 20)
+
+
+def add_huge(store, src, settings: dict[str, str], doc: dict, *, language: str | None = None,
+             every_kgram: bool = False) -> int:
+    """Store one huge document (a ``Source``) in its own transaction, streaming its fingerprints.
+
+    ``doc`` holds the document row's fields that do not depend on the fingerprints (doc, path,
+    submission, label, kind, added_at, replaces). Returns the number of fingerprints.
+    """
+    import pyarrow as pa
+
+    from .indexer import _Batch
+
+    family = _family(settings, doc["path"], language)
+    params = _params(settings, family, every_kgram)
+    stats = SegmentStats()
+
+    schema = pa.schema([("hash", pa.int64()), ("doc", pa.int32()), ("pos", pa.int32()),
+                        ("start_offset", pa.int32()), ("end_offset", pa.int32())])
+    failure: list[BaseException] = []
+
+    def batches():
+        try:
+            for f in iter_fingerprints(src.text, stats=stats, **params):
+                yield pa.record_batch([
+                    pa.array(f.hash, pa.int64()),
+                    pa.array(np.full(len(f), doc["doc"], dtype=np.int32)),
+                    pa.array(f.pos.astype(np.int32)),
+                    pa.array(f.start.astype(np.int32)),
+                    pa.array(f.stop.astype(np.int32)),
+                ], schema=schema)
+        except BaseException as exc:  # DuckDB would report it as a scan error: keep the original
+            failure.append(exc)
+            raise
+
+    def finish():
+        batch = _Batch()
+        batch.docs.append(dict(doc, normalizer=family, content_hash=src.content_hash,
+                               normalized_hash=stats.normalized_hash, encoding=src.encoding,
+                               bytes=src.size, chars=len(src.text), units=stats.units,
+                               fingerprints=stats.fingerprints, simhash=stats.simhash))
+        batch.texts.append(src.text)
+        documents, texts, _ = batch.tables()
+        return documents, texts
+
+    import duckdb
+
+    replaced = [doc["replaces"]] if doc.get("replaces") is not None else []
+    # DuckDB would otherwise keep most of what the transaction writes in memory; a cap of a few
+    # times the text makes it write out instead (peak RSS for a 200 MB file: 2.8 -> 1.7 GB).
+    # Should the cap be too small, the document is stored again without one.
+    for cap in (memory_cap_mb(src.size), None):
+        stats = SegmentStats()
+        failure.clear()
+        try:
+            store.write_streamed(pa.RecordBatchReader.from_batches(schema, batches()), finish, replaced,
+                                 memory_limit_mb=cap)
+            return stats.fingerprints
+        except duckdb.OutOfMemoryException:
+            if cap is None:
+                raise
+        except Exception:
+            if failure:
+                raise failure[0] from None
+            raise
+    raise AssertionError("unreachable")

@@ -1,0 +1,126 @@
+"""The ``sql/`` files on Spark SQL, over temporary views of an exported index.
+
+``register_export`` reads an export directory (``winnowdb export --parquet`` or ``winnowdb spark
+fingerprint``) into temporary views named like the index's tables, then runs
+``create_views.sql`` through ``sqlfiles.for_spark`` so document_fingerprints, boilerplate_hashes,
+fingerprint_df and default_max_df exist exactly as in a DuckDB index. ``run`` executes one query
+file with named parameters bound (Spark's ``:name`` markers; never spliced into the text).
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .. import sqlfiles
+from ..export import FINGERPRINT_COLUMNS, PARTITIONED, read_manifest
+
+__all__ = ["statements", "register_export", "create_views", "cache_views", "run", "rows",
+           "default_max_df", "export_settings", "CACHED_VIEWS"]
+
+
+def statements(sql: str) -> list[str]:
+    """The statements of a SQL file, split at semicolons outside string literals."""
+    out, current, quoted = [], [], False
+    for ch in sqlfiles.for_spark(sql):
+        if ch == "'":
+            quoted = not quoted
+        if ch == ";" and not quoted:
+            out.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    out.append("".join(current))
+    return [s.strip() for s in out if s.strip()]
+
+
+def _uri(directory: str | os.PathLike, *parts: str) -> str:
+    base = str(directory).rstrip("/")
+    return "/".join([base, *parts])
+
+
+def _is_local(directory: str | os.PathLike) -> bool:
+    text = str(directory)
+    return "://" not in text or text.startswith("file://")
+
+
+def _local(directory: str | os.PathLike) -> str:
+    text = str(directory)
+    return text[len("file://"):] if text.startswith("file://") else text
+
+
+def export_tables(spark, directory: str | os.PathLike) -> list[str]:
+    """Names of the tables in an export directory (local or any filesystem Spark reads)."""
+    if _is_local(directory):
+        from ..export import exported_tables
+
+        read_manifest(_local(directory))
+        return exported_tables(_local(directory))
+    jvm = spark.sparkContext._jvm
+    path = jvm.org.apache.hadoop.fs.Path(str(directory))
+    fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    names = []
+    for status in fs.listStatus(path):
+        name = status.getPath().getName()
+        if status.isDirectory() and not name.startswith(("_", ".")):
+            names.append(name)
+    return sorted(names)
+
+
+def register_export(spark, directory: str | os.PathLike, *, views: bool = True) -> list[str]:
+    """Temporary views over an export directory; with ``views``, create_views.sql on top.
+
+    Returns the table names registered.
+    """
+    names = export_tables(spark, directory)
+    for view in CACHED_VIEWS:
+        spark.sql(f"UNCACHE TABLE IF EXISTS {view}")
+    for required in ("settings", "documents", "fingerprints"):
+        if required not in names:
+            raise FileNotFoundError(f"{directory}: the export has no {required} table")
+    for name in names:
+        df = spark.read.parquet(_uri(directory, name))
+        if name in PARTITIONED:
+            df = df.select(*FINGERPRINT_COLUMNS)
+        df.createOrReplaceTempView(name)
+    if views:
+        create_views(spark)
+    return names
+
+
+#: views every pair / query file reads more than once; Spark inlines views and CTEs (DuckDB
+#: materializes shared CTEs), so jobs cache these lazily instead: same SQL, computed once
+CACHED_VIEWS = ("document_fingerprints", "fingerprint_df", "boilerplate_hashes")
+
+
+def cache_views(spark) -> None:
+    """Cache the shared views (lazily, in memory and on disk) for the queries that follow."""
+    for view in CACHED_VIEWS:
+        spark.sql(f"CACHE LAZY TABLE {view}")
+
+
+def create_views(spark) -> None:
+    """Run ``sql/create_views.sql`` on Spark (as temporary views)."""
+    for statement in statements(sqlfiles.load("create_views")):
+        spark.sql(statement)
+
+
+def run(spark, name: str, **params: Any):
+    """``sql/<name>.sql`` on Spark with its parameters bound; a (lazy) DataFrame."""
+    sql = sqlfiles.load(name)
+    args = sqlfiles.bind(sql, params)
+    return spark.sql(sqlfiles.for_spark(sql), args=args) if args else spark.sql(sqlfiles.for_spark(sql))
+
+
+def rows(df) -> list[dict]:
+    """A small DataFrame's rows as dicts (in its order), like ``Index`` methods return."""
+    return [r.asDict() for r in df.collect()]
+
+
+def default_max_df(spark) -> int:
+    """The index's default cap on document frequency (the default_max_df view)."""
+    return int(spark.sql("SELECT max_df FROM default_max_df").collect()[0][0])
+
+
+def export_settings(spark) -> dict[str, str]:
+    """The settings of the registered export (its settings view)."""
+    return {r[0]: r[1] for r in spark.sql("SELECT key, value FROM settings").collect()}
