@@ -3,7 +3,10 @@
 --   document_fingerprints  distinct (hash, doc, submission, label) of ordinary documents
 --   boilerplate_hashes     every hash that occurs in a document added with --boilerplate
 --   fingerprint_df         per hash: df = number of submissions containing it
---   default_max_df         the default cap on df: a quarter of the submissions, clamped to 10..1000
+--   default_max_df         the default cap on df: a quarter of the submissions, clamped to 10..1000,
+--                          and lowered (not below 10) where common fingerprints would make the
+--                          pair-counting self-join exceed 20 million rows (its cost grows as df^2);
+--                          pairs.sql computes the same rule from its own counts when $max_df is NULL
 --   pairs                  all-vs-all pair counts with the default cap (built from pairs.sql)
 CREATE OR REPLACE VIEW document_fingerprints AS
 SELECT DISTINCT f.hash, f.doc, d.submission, d.label
@@ -23,6 +26,25 @@ FROM document_fingerprints
 GROUP BY hash;
 
 CREATE OR REPLACE VIEW default_max_df AS
-SELECT LEAST(1000, GREATEST(10, CAST(FLOOR(COUNT(DISTINCT submission) / 4.0) AS BIGINT))) AS max_df
-FROM documents
-WHERE kind = 'document';
+WITH sizes AS (
+    SELECT COUNT(DISTINCT submission) AS submissions FROM documents WHERE kind = 'document'
+),
+hist AS (
+    SELECT df, COUNT(*) AS hashes FROM fingerprint_df WHERE df >= 2 GROUP BY df
+),
+cost AS (
+    SELECT df, SUM(CAST(hashes AS DOUBLE) * df * (df - 1) / 2)
+               OVER (ORDER BY df ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS join_rows
+    FROM hist
+),
+budget AS (
+    SELECT MAX(df) AS df FROM cost WHERE join_rows <= 20000000
+)
+SELECT CASE
+           WHEN (SELECT COUNT(*) FROM cost WHERE join_rows > 20000000) = 0
+               THEN LEAST(1000, GREATEST(10, CAST(FLOOR(s.submissions / 4.0) AS BIGINT)))
+           ELSE LEAST(1000, GREATEST(10, CAST(FLOOR(s.submissions / 4.0) AS BIGINT)),
+                      GREATEST(10, COALESCE(b.df, 10)))
+       END AS max_df
+FROM sizes s
+CROSS JOIN budget b;

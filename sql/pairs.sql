@@ -6,7 +6,8 @@
 -- Exclusions: hashes of boilerplate documents never count (MOSS -b); hashes in more than
 -- $max_df submissions are common material and ignored (MOSS -m, Broder's very common shingles),
 -- both in the shared counts and in each submission's size.
--- Parameters: $max_df (BIGINT), $min_shared (BIGINT), $new_label (VARCHAR or NULL: when set, only
+-- Parameters: $max_df (BIGINT, or NULL for the default: the rule of the default_max_df view,
+-- computed here from the same counts), $min_shared (BIGINT), $new_label (VARCHAR or NULL: when set, only
 -- pairs with at least one side labelled $new_label; archive mode never compares old with old).
 -- Columns: a, b (submission names; a < b), shared, fingerprints_a, fingerprints_b,
 -- containment_a (shared / fingerprints_a), containment_b, resemblance (shared / union).
@@ -32,12 +33,29 @@ fp AS (
 df AS (
     SELECT hash, COUNT(*) AS df FROM fp GROUP BY hash
 ),
+hist AS (
+    SELECT df, COUNT(*) AS hashes FROM df WHERE df >= 2 GROUP BY df
+),
+cost AS (
+    SELECT df, SUM(CAST(hashes AS DOUBLE) * df * (df - 1) / 2)
+               OVER (ORDER BY df ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS join_rows
+    FROM hist
+),
+cap AS (
+    SELECT COALESCE($max_df, CASE
+               WHEN (SELECT COUNT(*) FROM cost WHERE join_rows > 20000000) = 0
+                   THEN LEAST(1000, GREATEST(10, CAST(FLOOR((SELECT COUNT(*) FROM names) / 4.0) AS BIGINT)))
+               ELSE LEAST(1000, GREATEST(10, CAST(FLOOR((SELECT COUNT(*) FROM names) / 4.0) AS BIGINT)),
+                          GREATEST(10, COALESCE((SELECT MAX(df) FROM cost WHERE join_rows <= 20000000), 10)))
+           END) AS max_df
+),
 usable AS (
     SELECT fp.hash, fp.sub, df.df
     FROM fp
     JOIN df ON df.hash = fp.hash
+    CROSS JOIN cap
     LEFT JOIN boilerplate b ON b.hash = fp.hash
-    WHERE b.hash IS NULL AND df.df <= $max_df
+    WHERE b.hash IS NULL AND df.df <= cap.max_df
 ),
 sizes AS (
     SELECT sub, COUNT(*) AS n FROM usable GROUP BY sub

@@ -22,12 +22,13 @@ from .store import DEFAULT_DB, Store
 __all__ = ["Index", "open_index", "DEFAULTS", "Side", "Comparison"]
 
 #: Defaults for a new index. For text, k and w count normalized characters (letters and digits):
-#: k = 12 is about two words, below which matches are noise; every shared passage of
-#: t = w + k - 1 = 19 characters (three or four words) is found. For code, code_k and code_w
-#: count tokens: every shared run of 19 tokens (two or three statements) is found. Chosen on the
-#: labelled sets in ../shared/eval (bench/results/quality.md has the sweep): smaller k finds more
-#: heavily edited copies, larger w stores fewer fingerprints (density 2/(w+1)).
-DEFAULTS = {"k": 12, "w": 8, "code_k": 12, "code_w": 8, "normalizer": "auto", "selection": "winnow",
+#: k = 16 is about three words, below which matches are mostly common phrases; every shared
+#: passage of t = w + k - 1 = 27 characters (about five words) is found. For code, code_k and
+#: code_w count tokens: every shared run of 19 tokens (two or three statements) is found. Chosen
+#: on the labelled sets in ../shared/eval (bench/results/quality.md has the sweep): a smaller k
+#: finds slightly more heavily edited copies but makes common phrases, and so pair counting,
+#: much costlier; a larger w stores fewer fingerprints (density 2/(w+1)).
+DEFAULTS = {"k": 16, "w": 12, "code_k": 12, "code_w": 8, "normalizer": "auto", "selection": "winnow",
             "mod_m": 1}
 
 
@@ -121,7 +122,8 @@ class Index:
         Each pair: a, b, shared, fingerprints_a, fingerprints_b, containment_a, containment_b,
         resemblance. ``top=0`` returns every pair.
         """
-        cur = self.store.run("pairs", limit=top, max_df=self._max_df(max_df),
+        cap = int(max_df) if max_df is not None and max_df > 0 else None  # None: auto, computed in SQL
+        cur = self.store.run("pairs", limit=top, max_df=cap,
                              min_shared=max(1, int(min_shared)), new_label=new_label)
         return _records(cur)
 
@@ -314,7 +316,9 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     settings = None
     if not Path(path).exists():
         settings = {key: (val if val is not None else DEFAULTS[key]) for key, val in wanted.items()}
-        settings.update(hash_version=HASH_VERSION)
+        from .simhash import SIMHASH_VERSION
+
+        settings.update(hash_version=HASH_VERSION, simhash_version=SIMHASH_VERSION)
     else:
         settings = {key: val for key, val in wanted.items() if val is not None}
     store = Store.open(path, read_only=read_only, create=create and not read_only, settings=settings)

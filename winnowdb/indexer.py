@@ -107,10 +107,17 @@ def _submission_of(path: Path, root: Path | None, depth: int | None) -> str:
 
 
 def _walk(paths: Iterable[str]) -> list[tuple[Path | Skipped, Path | None]]:
+    """Every file under ``paths`` once (a file named twice, or inside a named folder too, once),
+    with the folder argument it was found under (for ``--submission-depth``)."""
     out = []
+    seen: set[Path] = set()
     for raw in paths:
         root = Path(raw).resolve() if Path(raw).is_dir() else None
         for item in iter_files([raw]):
+            if isinstance(item, Path):
+                if item in seen:
+                    continue
+                seen.add(item)
             out.append((item, root))
     return out
 

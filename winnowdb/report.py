@@ -26,6 +26,14 @@ def display_path(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
+def _write(text: str) -> None:
+    """Machine-readable output goes straight to stdout: no terminal styling, no wrapping."""
+    import sys
+
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
 def _cell(value: Any, column: str) -> str:
     if isinstance(value, float):
         if column in ("containment", "contained", "resemblance", "density", "expected_density") \
@@ -43,8 +51,7 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
               empty: str = "no results") -> None:
     """Print ``rows`` (dicts) as a table, JSON (a list of objects) or CSV with ``columns``."""
     if fmt == "json":
-        console.out(json.dumps([{c: r.get(c) for c in columns} for r in rows], indent=2, default=str),
-                    highlight=False)
+        _write(json.dumps([{c: r.get(c) for c in columns} for r in rows], indent=2, default=str))
         return
     if fmt == "csv":
         buf = io.StringIO()
@@ -52,7 +59,7 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
         w.writerow(columns)
         for r in rows:
             w.writerow(["" if r.get(c) is None else r.get(c) for c in columns])
-        console.out(buf.getvalue().rstrip("\n"), highlight=False)
+        _write(buf.getvalue().rstrip("\n"))
         return
     from rich.table import Table
     from rich.text import Text
@@ -156,7 +163,7 @@ def render_compare(console, cmp, *, max_lines: int = 12) -> None:
 def render_stats(console, st: dict, fmt: str) -> None:
     """The index summary, density check and most common fingerprints."""
     if fmt == "json":
-        console.out(json.dumps(st, indent=2, default=str), highlight=False)
+        _write(json.dumps(st, indent=2, default=str))
         return
     if fmt == "csv":
         scalars = [k for k, v in st.items() if not isinstance(v, (dict, list))]  # nested parts: use json

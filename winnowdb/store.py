@@ -5,6 +5,14 @@ when it is created; every later use is checked against them. Batches of document
 fingerprints are loaded through Arrow in one transaction each, so an interrupted ``add`` keeps
 every batch that committed and loses nothing else. All SQL comes from ``sql/`` with bound
 parameters.
+
+Reliability (docs/guarantees.md): a new index is created atomically (built under a temporary
+name, then linked into place); a file that does not start like a DuckDB database is refused
+before DuckDB sees it, and DuckDB may not fetch extensions; DuckDB's lock errors become "in use by
+another process" (DuckDB never waits on the lock); older schemas are upgraded by ``MIGRATIONS``
+in one transaction, newer ones refused; read-only opens use this version's views (as temporary
+views); Ctrl-C during a write rolls it back and surfaces as ``KeyboardInterrupt``, and
+``deferred_interrupt`` lets a caller keep a commit and its bookkeeping together.
 """
 from __future__ import annotations
 
@@ -102,6 +110,8 @@ def refuse_non_duckdb(path: str) -> None:
     Checked before DuckDB sees the file: given another kind of database (SQLite, say) DuckDB would
     try to download and load an extension to read it.
     """
+    if not Path(path).is_file():  # a named pipe would block the read below
+        raise WinnowError(f"{path} is not a winnowdb index (not a regular file)")
     try:
         with open(path, "rb") as fh:
             head = fh.read(16)
@@ -239,8 +249,7 @@ class Store:
         by another winnowdb version is always read with this version's views.
         """
         sql = sqlfiles.load("create_views")
-        body = sqlfiles.as_view("pairs", {"max_df": "SELECT max_df FROM default_max_df",
-                                          "min_shared": "1", "new_label": "NULL"})
+        body = sqlfiles.as_view("pairs", {"max_df": "NULL", "min_shared": "1", "new_label": "NULL"})
         sql += f";\nCREATE OR REPLACE VIEW pairs AS {body}"
         if temporary:
             sql = _CREATE_VIEW.sub("CREATE OR REPLACE TEMP VIEW", sql)

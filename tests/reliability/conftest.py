@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from reliability_helpers import make_corpus
+from .reliability_helpers import make_corpus
 
 
 def pytest_configure(config):

@@ -42,7 +42,7 @@ def _logged_write_batch(self, documents, texts, fingerprints, replaced):
 _write_streamed = Store.write_streamed
 
 
-def _logged_write_streamed(self, fingerprint_batches, finish, replaced):
+def _logged_write_streamed(self, fingerprint_batches, finish, replaced, **kw):
     paths = []
 
     def finish_and_remember():
@@ -50,7 +50,7 @@ def _logged_write_streamed(self, fingerprint_batches, finish, replaced):
         paths.extend(documents.column("path").to_pylist())
         return documents, texts
 
-    _write_streamed(self, fingerprint_batches, finish_and_remember, replaced)
+    _write_streamed(self, fingerprint_batches, finish_and_remember, replaced, **kw)
     if _LOG:
         with open(_LOG, "a", encoding="utf-8") as fh:
             fh.write("".join(p + "\n" for p in paths))

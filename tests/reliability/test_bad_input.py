@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from reliability_helpers import WINNOWDB, indexed_paths, make_corpus, one_line_error, raw_sql, run, run_measured
+from .reliability_helpers import WINNOWDB, indexed_paths, make_corpus, one_line_error, raw_sql, run, run_measured
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
                     "0000000d49444154789c6360000002000100e221bc330000000049454e44ae426082")
@@ -253,6 +253,10 @@ def test_db_paths_that_cannot_be_indexes(tmp_path):
     assert r.returncode == 2 and "folder" in one_line_error(r.stderr) and "does not exist" in r.stderr
     r = run(["stats", "--db", tmp_path / "none.duckdb"])
     assert r.returncode == 2 and "no index at" in one_line_error(r.stderr)
+    os.mkfifo(tmp_path / "pipe.duckdb")  # opening a named pipe to read its header would hang
+    for args in (["add", good], ["stats"], ["check"]):
+        r = run([*args, "--db", tmp_path / "pipe.duckdb"], timeout=60)
+        assert r.returncode == 2 and "not a regular file" in one_line_error(r.stderr)
 
 
 def test_settings_mismatch(tmp_path):

@@ -11,7 +11,7 @@ import pytest
 
 from winnowdb.check import check_index
 
-from reliability_helpers import one_line_error, raw_sql, run
+from .reliability_helpers import one_line_error, raw_sql, run
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,7 @@ import time
 import duckdb
 import pytest
 
-from reliability_helpers import CHILD, one_line_error, run
+from .reliability_helpers import CHILD, one_line_error, run
 
 READ_COMMANDS = [
     ["stats"],

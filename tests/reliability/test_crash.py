@@ -22,7 +22,7 @@ import pytest
 
 from winnowdb.check import check_index
 
-from reliability_helpers import CHILD, WINNOWDB, content_differences, indexed_paths, run
+from .reliability_helpers import CHILD, WINNOWDB, content_differences, indexed_paths, run
 
 KILLS = 20
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import winnowdb
-from reliability_helpers import indexed_paths, one_line_error, raw_sql, run
+from .reliability_helpers import indexed_paths, one_line_error, raw_sql, run
 
 MARK = "zq9marker"
 EVIL_NAME = f"a'; DROP TABLE documents; --{MARK}.txt"

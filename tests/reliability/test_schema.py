@@ -20,7 +20,7 @@ from winnowdb import store as store_mod
 from winnowdb.errors import WinnowError
 from winnowdb.store import Store
 
-from reliability_helpers import WINNOWDB, one_line_error, raw_sql, run
+from .reliability_helpers import WINNOWDB, one_line_error, raw_sql, run
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "release_0.1.0_index.sql"
 REPO = Path(__file__).resolve().parents[2]

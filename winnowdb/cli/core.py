@@ -25,9 +25,9 @@ def add(
         help="Treat the code files of this add as this language (python, java, c, cpp, javascript, go, "
              "csharp, rust, kotlin, or any Pygments lexer name); default: by file extension."),
     k: Optional[int] = typer.Option(None, "--k", min=1,
-                                    help="k-gram length for text, in characters (new index only; default 12)."),
+                                    help="k-gram length for text, in characters (new index only; default 16)."),
     w: Optional[int] = typer.Option(None, "--w", min=1,
-                                    help="Winnowing window for text (new index only; default 8)."),
+                                    help="Winnowing window for text (new index only; default 12)."),
     code_k: Optional[int] = typer.Option(None, "--code-k", min=1,
                                          help="k-gram length for code, in tokens (new index only; default 12)."),
     code_w: Optional[int] = typer.Option(None, "--code-w", min=1,

@@ -327,13 +327,14 @@ def pairs(spark, export_dir: str, out: str | None = None, *, max_df: int | None 
     ``registered`` the export's views are already there (``winnowdb.spark.sql.register_export``).
     Returns (DataFrame, max_df used).
     """
+    if out is not None:
+        _check_out(spark, out, overwrite)
     if not registered:
         ssql.register_export(spark, export_dir)
         ssql.cache_views(spark)
     cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
     df = ssql.run(spark, "pairs", max_df=cap, min_shared=max(1, int(min_shared)), new_label=new_label)
     if out is not None:
-        _check_out(spark, out, overwrite)
         df.write.mode("overwrite").parquet(str(out))
     return df, cap
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 from ..errors import WinnowError
@@ -20,10 +21,10 @@ __all__ = ["get_session", "require_spark"]
 
 def require_spark() -> None:
     """Raise a one-line WinnowError when pyspark or a Java runtime is missing."""
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        raise WinnowError("pyspark is not installed: pip install 'winnowdb[spark]'") from None
+    import importlib.util
+
+    if importlib.util.find_spec("pyspark") is None:
+        raise WinnowError("pyspark is not installed: pip install 'winnowdb[spark]'")
     if not (os.environ.get("JAVA_HOME") or shutil.which("java")):
         raise WinnowError("Spark needs a Java runtime (17 or newer): install one or set JAVA_HOME")
 
@@ -57,6 +58,8 @@ def get_session(master: str | None = None, *, app_name: str = "winnowdb", conf: 
             "spark.sql.shuffle.partitions": str(max(2, 2 * (os.cpu_count() or 2))),
             "spark.driver.host": "127.0.0.1",
             "spark.driver.bindAddress": "127.0.0.1",
+            # no spark-warehouse/ folder in the working directory (winnowdb uses temp views only)
+            "spark.sql.warehouse.dir": os.path.join(tempfile.gettempdir(), "winnowdb-spark-warehouse"),
         }
         quiet = Path(__file__).with_name("log4j2.properties")
         if quiet.exists():

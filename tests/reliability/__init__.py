@@ -1,0 +1,1 @@
+"""Reliability tests (issue 4): crashes, concurrency, bad and hostile input, schema versions."""
