@@ -58,23 +58,9 @@ def log(msg: str) -> None:
 
 
 def machine() -> str:
-    cpu = "?"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = ""
-    try:
-        for line in open("/proc/meminfo"):
-            if line.startswith("MemTotal:"):
-                mem = f"{int(line.split()[1]) / 2**20:.1f} GiB RAM"
-    except OSError:
-        pass
-    load = f"; load average {os.getloadavg()[0]:.1f} (1 min) when the report was written" if hasattr(os, "getloadavg") else ""
-    return f"{os.cpu_count()} CPUs, {cpu}, {mem}; Python {platform.python_version()}; {platform.platform()}{load}"
+    from machine_info import describe
+
+    return describe()
 
 
 def replace_section(path: Path, name: str, body: str, title: str) -> None:

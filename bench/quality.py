@@ -122,28 +122,12 @@ def write_scores(path: Path, truth: list[dict], scores: dict[tuple[str, str], fl
 
 
 def machine() -> dict:
-    cpu = "unknown"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        nproc = len(os.sched_getaffinity(0))
-    except AttributeError:
-        nproc = os.cpu_count()
-    mem = ""
-    try:
-        for line in open("/proc/meminfo"):
-            if line.startswith("MemTotal:"):
-                mem = f"{int(line.split()[1]) / 2**20:.1f} GiB"
-                break
-    except OSError:
-        pass
-    return {"nproc": nproc, "cpu": cpu, "mem": mem,
-            "python": platform.python_version(), "os": platform.platform()}
+    import machine_info
+
+    mem = machine_info.mem_gib()
+    return {"nproc": machine_info.cores(), "cpu": machine_info.cpu_model(),
+            "mem": f"{mem:.1f} GiB" if mem else "", "python": platform.python_version(),
+            "os": platform.platform()}
 
 
 def git_revision() -> str:

@@ -62,27 +62,9 @@ U64 = (1 << 64) - 1
 
 
 def machine() -> str:
-    cpu = "?"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = ""
-    try:
-        for line in open("/proc/meminfo"):
-            if line.startswith("MemTotal"):
-                mem = f", {int(line.split()[1]) / 2**20:.1f} GiB RAM"
-    except OSError:
-        pass
-    try:
-        load = "; load average at start {:.1f} {:.1f} {:.1f} (the machine is shared)".format(*os.getloadavg())
-    except OSError:
-        load = ""
-    return (f"{os.cpu_count()} CPUs ({cpu}){mem}{load}; Python {platform.python_version()}; "
-            f"duckdb {duckdb.__version__}; numpy {np.__version__}; {platform.platform()}")
+    from machine_info import describe
+
+    return f"{describe()}; duckdb {duckdb.__version__}; numpy {np.__version__}"
 
 
 def signed(v: int) -> int:

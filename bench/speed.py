@@ -35,13 +35,9 @@ sys.path.insert(0, str(REPO))
 
 
 def machine() -> str:
-    cpu = "?"
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
-            break
-    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GiB RAM, Python {platform.python_version()}"
+    from machine_info import describe
+
+    return describe()
 
 
 def make_corpus(root: Path, docs: int, total_mb: float, seed: int = 7) -> int:
