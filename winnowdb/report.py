@@ -35,28 +35,11 @@ def _write(text: str) -> None:
 
 
 def _csv_text(rows: list[dict], columns: list[str]) -> str:
-    """CSV with a header row; written by Arrow's CSV writer when every value is a plain scalar
-    (much faster on large results), else by the csv module."""
-    cols = {c: [r.get(c) for r in rows] for c in columns}
-    scalar = all(v is None or isinstance(v, (str, int, float, bool)) for vals in cols.values() for v in vals[:50])
-    if rows and scalar:
-        try:
-            import pyarrow as pa
-            import pyarrow.csv as pacsv
-
-            head = io.StringIO()
-            csv.writer(head, lineterminator="\n").writerow(columns)
-            sink = io.BytesIO()
-            pacsv.write_csv(pa.table(cols), sink,
-                            pacsv.WriteOptions(quoting_style="needed", include_header=False))
-            return (head.getvalue() + sink.getvalue().decode("utf-8")).rstrip("\n")
-        except (pa.ArrowException, TypeError, ValueError):
-            pass
+    """CSV with a header row, fields quoted only where needed (safe for simple consumers)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
-    for r in rows:
-        w.writerow(["" if r.get(c) is None else r.get(c) for c in columns])
+    w.writerows([["" if r.get(c) is None else r.get(c) for c in columns] for r in rows])
     return buf.getvalue().rstrip("\n")
 
 
