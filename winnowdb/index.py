@@ -16,7 +16,7 @@ from .errors import WinnowError
 from .fingerprint import HASH_VERSION, SELECTIONS
 from .indexer import NORMALIZERS, AddSummary, add_paths, fingerprint_source
 from .passages import Passage, merge_matches
-from .sources import Skipped, read_source
+from .sources import read_query_file
 from .store import DEFAULT_DB, Store
 
 __all__ = ["Index", "open_index", "DEFAULTS", "Side", "Comparison"]
@@ -260,14 +260,7 @@ class Index:
             finally:
                 con.unregister("_side_docs")
             return Side(str(source), {d[0]: d[2] for d in docs}, {d[0]: d[1] for d in docs}, fps)
-        path = Path(source)
-        if not path.exists():
-            raise WinnowError(f"{source}: no such file, and not in the index")
-        if path.is_dir():
-            raise WinnowError(f"{source} is a directory that is not an indexed submission")
-        src = read_source(path)
-        if isinstance(src, Skipped):
-            raise WinnowError(f"{source}: {src.reason}")
+        src = read_query_file(source, if_directory="is a directory that is not an indexed submission")
         try:
             from . import segmented  # reliability (issue 4): huge files in bounded memory
 

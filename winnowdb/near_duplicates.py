@@ -254,20 +254,13 @@ def query_simhash(idx, source: str | os.PathLike) -> tuple[int, str | None]:
     """(simhash, submission to exclude) of ``source``: the stored simhash of an indexed document,
     else the simhash of the file's text (then nothing is excluded)."""
     from .simhash import document_simhash
-    from .sources import Skipped, read_source
+    from .sources import read_query_file
 
     p = str(Path(source).resolve())
     rows = idx.store.run("simhash_of_document", path=p).fetchall()
     if rows:
         return int(rows[0][0]), rows[0][1]
-    path = Path(source)
-    if not path.exists():
-        raise WinnowError(f"{source}: no such file, and not in the index")
-    if path.is_dir():
-        raise WinnowError(f"{source} is a directory: --simhash compares one document at a time")
-    src = read_source(path)
-    if isinstance(src, Skipped):
-        raise WinnowError(f"{source}: {src.reason}")
+    src = read_query_file(source, if_directory="is a directory: --simhash compares one document at a time")
     return document_simhash(src.text), None
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Union
 
-__all__ = ["Source", "Skipped", "iter_files", "read_source", "decode_bytes", "content_hash"]
+__all__ = ["Source", "Skipped", "iter_files", "read_source", "read_query_file", "decode_bytes", "content_hash"]
 
 #: Files larger than this are skipped with a note (they would not fit the in-memory pipeline).
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -190,3 +190,20 @@ def read_source(path: Path) -> Union[Source, Skipped]:
         return Skipped(str(path), "binary or undecodable")
     text, enc = decoded
     return Source(str(path), text, len(data), enc, content_hash(data))
+
+
+def read_query_file(source, *, if_directory: str) -> Source:
+    """Read a file that is not in the index (a query or comparison side), or raise a one-line
+    ``WinnowError``: missing, a directory (``if_directory`` says why that is wrong here), or
+    unreadable/binary."""
+    from .errors import WinnowError
+
+    path = Path(source)
+    if not path.exists():
+        raise WinnowError(f"{source}: no such file, and not in the index")
+    if path.is_dir():
+        raise WinnowError(f"{source} {if_directory}")
+    src = read_source(path)
+    if isinstance(src, Skipped):
+        raise WinnowError(f"{source}: {src.reason}")
+    return src
