@@ -4,8 +4,8 @@ Comments and white space are dropped; every identifier becomes one symbol (renam
 hides nothing); literals become their kind (a string, a number); keywords and operators are kept.
 Each token keeps its span in the original text, so passages map back to exact lines and columns.
 
-The fast path (languages in ``languages.FAST``) is vectorized: one regular-expression pass blanks
-comments and collapses string literals (keeping every character offset), then numpy splits the
+The fast path (languages in ``languages.FAST``) is vectorized: one regular-expression pass finds
+comments and string literals, numpy blanks them (keeping every character offset), then numpy splits the
 rest into word runs (keywords, identifiers, numbers) and single operator characters. Other
 languages are tokenized with Pygments.
 """
@@ -30,30 +30,40 @@ _STRING_MARK = "\x01"  # placeholder character for a collapsed string literal
 
 @lru_cache(maxsize=None)
 def _blank_pattern(lang: str) -> re.Pattern:
+    """Two capturing groups: 1 = a string literal, 2 = a comment (every other group is
+    non-capturing), so ``split`` gives [text, string, comment, text, string, comment, ..., text]."""
     syn = SYNTAX[lang]
-    parts = [f"(?P<s{i}>{s})" for i, s in enumerate(syn["strings"])]
-    for i, (a, b) in enumerate(syn["block"]):
-        parts.append(f"(?P<b{i}>{a}[\\s\\S]*?(?:{b}|\\Z))")
+    comments = [f"{a}[\\s\\S]*?(?:{b}|\\Z)" for a, b in syn["block"]]
     if syn["line"]:
-        parts.append(f"(?P<l>{re.escape(syn['line'])}[^\\n]*)")
+        comments.append(f"{re.escape(syn['line'])}[^\\n]*")
     guard = "".join(re.escape(c) for c in syn["starts"])
-    return re.compile(f"(?=[{guard}])(?:" + "|".join(parts) + ")")
+    strings = "|".join(syn["strings"]) or "(?!)"
+    return re.compile(f"(?=[{guard}])(?:({strings})|({'|'.join(comments) or '(?!)'}))")
 
 
-def _blank(text: str, lang: str) -> str:
-    """Comments -> spaces (newlines kept), strings -> one mark + spaces: same length as ``text``."""
-
-    def repl(m: re.Match) -> str:
-        s = m.group(0)
-        if "\n" in s:
-            blank = "\n".join(" " * len(part) for part in s.split("\n"))
-        else:
-            blank = " " * len(s)
-        if m.lastgroup[0] == "s":
-            return _STRING_MARK + blank[1:]
-        return blank
-
-    return _blank_pattern(lang).sub(repl, text)
+def _blanked(text: str, lang: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Code points of ``text`` with comments blanked (newlines kept) and each string literal
+    collapsed to one mark followed by blanks: same length as ``text``. Also the string literals'
+    (start, stop) offsets. The regular expression only finds the spans; numpy does the blanking."""
+    cps = code_points(text).copy()
+    parts = _blank_pattern(lang).split(text)  # in C: no Python call per literal or comment
+    if len(parts) == 1:
+        e = np.empty(0, dtype=np.int64)
+        return cps, e, e
+    literals, comments = parts[1::3], parts[2::3]
+    is_string = np.fromiter((x is not None for x in literals), dtype=bool, count=len(literals))
+    lengths = np.fromiter(map(len, (x if x is not None else c for x, c in zip(literals, comments))),
+                          dtype=np.int64, count=len(literals))
+    between = np.fromiter(map(len, parts[0::3]), dtype=np.int64, count=len(literals) + 1)
+    starts = np.cumsum(between[:-1]) + np.cumsum(lengths) - lengths
+    stops = starts + lengths
+    depth = np.zeros(cps.shape[0] + 1, dtype=np.int32)
+    depth[starts] += 1  # spans never overlap: starts (and stops) are distinct
+    depth[stops] -= 1
+    inside = np.cumsum(depth[:-1]) > 0
+    cps[inside & (cps != 10)] = 32
+    cps[starts[is_string]] = ord(_STRING_MARK)
+    return cps, starts[is_string], stops[is_string]
 
 
 @lru_cache(maxsize=None)
@@ -73,8 +83,7 @@ def _keyword_hashes(lang: str) -> np.ndarray:
 def _fast(text: str, lang: str) -> Normalized:
     from .fingerprint import segment_hashes
 
-    blanked = _blank(text, lang)
-    cps = code_points(blanked)
+    cps, string_starts, string_stops = _blanked(text, lang)
     n = cps.shape[0]
     if n == 0:
         e = np.empty(0, dtype=np.int64)
@@ -84,7 +93,7 @@ def _fast(text: str, lang: str) -> Normalized:
     if int(cps.max()) >= 128:  # non-ASCII letters in identifiers
         hi = np.flatnonzero(cps >= 128)
         is_word[hi] = [chr(c).isalnum() for c in cps[hi].tolist()]
-    is_space = (cps <= 32) | (cps == 0x7F) | (cps == 0xA0) | (cps == 0xFEFF)
+    is_space = ((cps <= 32) & (cps != 1)) | (cps == 0x7F) | (cps == 0xA0) | (cps == 0xFEFF)
     is_punct = ~is_word & ~is_space
     # word runs
     edges = np.diff(np.concatenate(([False], is_word, [False])).astype(np.int8))
@@ -110,23 +119,11 @@ def _fast(text: str, lang: str) -> Normalized:
     units = np.concatenate((wunits, punits))[order]
     start = starts[order]
     stop = np.concatenate((wstop, pstop))[order]
-    # a collapsed string literal spans up to the next token (its blanked remainder)
-    strings = np.flatnonzero(units == STRING)
-    if strings.size:
-        nxt = np.append(start[1:], n)
-        stop[strings] = _string_ends(blanked, start[strings], nxt[strings])
+    # a collapsed string literal's token spans the whole literal
+    if string_starts.size:
+        strings = np.searchsorted(start, string_starts)
+        stop[strings] = string_stops
     return Normalized(units=units.astype(np.uint64), start=start.astype(np.int64), stop=stop.astype(np.int64))
-
-
-def _string_ends(blanked: str, starts: np.ndarray, limits: np.ndarray) -> np.ndarray:
-    """End offsets of collapsed strings: just after their last blanked character."""
-    out = np.empty(starts.shape[0], dtype=np.int64)
-    for i, (s, lim) in enumerate(zip(starts.tolist(), limits.tolist())):
-        seg = blanked[s + 1:lim]
-        out[i] = s + 1 + len(seg.rstrip())
-        if out[i] == s + 1 and lim > s + 1:
-            out[i] = s + 1 + (len(seg) - len(seg.lstrip(" ")))  # all blanked: the string's width
-    return out
 
 
 _TOKEN_IDS: dict[str, int] = {}

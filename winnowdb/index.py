@@ -96,14 +96,15 @@ class Index:
     # ----------------------------------------------------------------- writing
     def add(self, paths: list[str | os.PathLike], *, label: str | None = None, boilerplate: bool = False,
             submission_depth: int | None = None, language: str | None = None, on_start=None,
-            on_file=None) -> AddSummary:
+            on_file=None, jobs: int | None = None) -> AddSummary:
         """Index files and directories (recursively); unchanged files are skipped.
 
         ``language`` forces the programming language of code files (default: by extension).
+        ``jobs`` processes fingerprint files (default: one per CPU; 1 = in this process only).
         """
         return add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
                          submission_depth=submission_depth, language=language, on_start=on_start,
-                         on_file=on_file)
+                         on_file=on_file, jobs=jobs)
 
     def remove(self, paths: list[str | os.PathLike]) -> list[str]:
         """Remove documents by path (a directory removes everything indexed under it)."""
@@ -126,6 +127,13 @@ class Index:
         cur = self.store.run("pairs", limit=top, max_df=cap,
                              min_shared=max(1, int(min_shared)), new_label=new_label)
         return _records(cur)
+
+    def write_pairs_csv(self, path: str | os.PathLike, columns: list[str], *, min_shared: int = 1,
+                        top: int = 50, max_df: int | None = None, new_label: str | None = None) -> None:
+        """``pairs()`` (the given columns, same order and options) written as a CSV file by DuckDB."""
+        cap = int(max_df) if max_df is not None and max_df > 0 else None
+        self.store.write_csv("pairs", path, columns, limit=top, max_df=cap,
+                             min_shared=max(1, int(min_shared)), new_label=new_label)
 
     def query(self, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
               min_shared: int = 1) -> list[dict]:

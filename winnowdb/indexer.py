@@ -7,6 +7,7 @@ transaction. An interruption (Ctrl-C, a kill) loses at most the batch in flight;
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import time
@@ -122,6 +123,113 @@ def _walk(paths: Iterable[str]) -> list[tuple[Path | Skipped, Path | None]]:
     return out
 
 
+@dataclass
+class _Prepared:
+    """One file's finished per-file work (done in a worker process or in process)."""
+
+    path: str
+    status: str  # "ok", "skipped", "unchanged" or "huge" (huge: the main process segments it)
+    skipped: Skipped | None = None
+    src: Source | None = None
+    normalizer: str = ""
+    normalized_hash: str = ""
+    units: int = 0
+    fps: object = None
+    simhash: int = 0
+
+
+def _prepare(path: str, settings: dict[str, str], language: str | None, boilerplate: bool,
+             unchanged_hash: str | None) -> _Prepared:
+    """Read, normalize and fingerprint one file: everything ``add`` does per file before storing.
+
+    ``unchanged_hash`` is the stored content hash when the file's label, kind and submission are
+    the same as before: a file whose content still has that hash is not fingerprinted again.
+    """
+    src = read_source(Path(path))
+    if isinstance(src, Skipped):
+        return _Prepared(path, "skipped", skipped=src)
+    if unchanged_hash is not None and unchanged_hash == src.content_hash:
+        return _Prepared(path, "unchanged")
+    if segmented.is_huge(src.text, settings, path, language):
+        return _Prepared(path, "huge")
+    try:
+        normalizer, norm, fps = fingerprint_source(src.text, settings, path=path, language=language,
+                                                   every_kgram=boilerplate)
+    except ValueError as exc:
+        return _Prepared(path, "skipped", skipped=Skipped(path, str(exc).split(": ", 1)[-1]))
+    return _Prepared(path, "ok", src=src, normalizer=normalizer,
+                     normalized_hash=hashlib.blake2b(norm.units.tobytes(), digest_size=16).hexdigest(),
+                     units=len(norm), fps=fps,
+                     simhash=document_simhash(src.text, norm if normalizer == "text" else None))
+
+
+def _prepare_task(task: tuple) -> _Prepared:
+    return _prepare(*task)
+
+
+def _worker_init() -> None:
+    """Set up a fingerprinting worker: Ctrl-C is the main process's to handle; the worker dies
+    with the main process (Linux); and its stderr is silenced, since a worker's own errors reach
+    the main process with its results, and a killed main process must not leave tracebacks of
+    workers that could no longer send theirs."""
+    import os
+    import signal
+    import sys
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    sys.stderr = open(os.devnull, "w")
+
+
+#: below this much input, ``add`` works in process (starting workers would cost more than it saves)
+PARALLEL_MIN_BYTES = 2 * 1024 * 1024
+PARALLEL_MIN_FILES = 8
+
+
+def default_jobs() -> int:
+    """Worker processes for fingerprinting: one per CPU this process may use."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+@contextlib.contextmanager
+def _prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int):
+    """The tasks' ``_Prepared`` results, in order: from ``jobs`` worker processes when the work is
+    big enough to pay for them, else computed here. Workers ignore Ctrl-C and are stopped when the
+    stream is left (finished, interrupted or failed)."""
+    if jobs <= 1 or len(tasks) < PARALLEL_MIN_FILES or total_bytes < PARALLEL_MIN_BYTES:
+        yield (_prepare_task(t) for t in tasks)
+        return
+    import multiprocessing as mp
+
+    # fork: workers start at once with everything imported. They only run _prepare (numpy,
+    # re, file reads), never DuckDB, so DuckDB's threads in this process do not concern them.
+    # Where fork is unavailable, forkserver (with this module preloaded) is used.
+    try:
+        ctx = mp.get_context("fork")
+    except ValueError:
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload([__name__])
+    pool = ctx.Pool(min(jobs, len(tasks)), initializer=_worker_init)
+    try:
+        yield pool.imap(_prepare_task, tasks, chunksize=4)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
 class _Batch:
     def __init__(self) -> None:
         self.docs: list[dict] = []
@@ -133,50 +241,45 @@ class _Batch:
     def __len__(self) -> int:
         return len(self.docs)
 
-    def tables(self):
-        import pyarrow as pa
+    def tables(self) -> tuple[dict, dict, dict]:
+        """The batch as (documents, document_texts, fingerprints) column dicts of numpy arrays,
+        in table column order, for one bulk INSERT each."""
+        docs = self.docs
 
-        docs = pa.table({
-            "doc": pa.array([d["doc"] for d in self.docs], pa.int32()),
-            "path": [d["path"] for d in self.docs],
-            "submission": [d["submission"] for d in self.docs],
-            "label": pa.array([d["label"] for d in self.docs], pa.string()),
-            "kind": [d["kind"] for d in self.docs],
-            "normalizer": [d["normalizer"] for d in self.docs],
-            "content_hash": [d["content_hash"] for d in self.docs],
-            "normalized_hash": [d["normalized_hash"] for d in self.docs],
-            "encoding": [d["encoding"] for d in self.docs],
-            "bytes": pa.array([d["bytes"] for d in self.docs], pa.int64()),
-            "chars": pa.array([d["chars"] for d in self.docs], pa.int64()),
-            "units": pa.array([d["units"] for d in self.docs], pa.int64()),
-            "fingerprints": pa.array([d["fingerprints"] for d in self.docs], pa.int64()),
-            "simhash": pa.array([d["simhash"] for d in self.docs], pa.int64()),
-            "added_at": pa.array([d["added_at"] for d in self.docs], pa.timestamp("us")),
-        })
-        texts = pa.table({"doc": docs.column("doc"), "text": self.texts})
-        if self.fps:
-            ids = np.concatenate([np.full(len(f), d["doc"], dtype=np.int32) for d, f in zip(self.docs, self.fps)])
-            fps = pa.table({
-                "hash": np.concatenate([f.hash for f in self.fps]),
-                "doc": ids,
-                "pos": np.concatenate([f.pos for f in self.fps]).astype(np.int32),
-                "start_offset": np.concatenate([f.start for f in self.fps]).astype(np.int32),
-                "end_offset": np.concatenate([f.stop for f in self.fps]).astype(np.int32),
-            })
-        else:
-            fps = pa.table({"hash": pa.array([], pa.int64()), "doc": pa.array([], pa.int32()),
-                            "pos": pa.array([], pa.int32()), "start_offset": pa.array([], pa.int32()),
-                            "end_offset": pa.array([], pa.int32())})
-        return docs, texts, fps
+        def column(key: str, dtype) -> np.ndarray:
+            return np.array([d[key] for d in docs], dtype=dtype)
+
+        documents = {
+            "doc": column("doc", np.int32),
+            **{key: column(key, object) for key in ("path", "submission", "label", "kind", "normalizer",
+                                                    "content_hash", "normalized_hash", "encoding")},
+            **{key: column(key, np.int64) for key in ("bytes", "chars", "units", "fingerprints", "simhash")},
+            "added_at": column("added_at", "datetime64[us]"),
+        }
+        texts = {"doc": documents["doc"], "text": np.array(self.texts, dtype=object)}
+        fps = self.fps
+        fingerprints = {
+            "hash": np.concatenate([f.hash for f in fps]) if fps else np.empty(0, np.int64),
+            "doc": np.repeat(documents["doc"], [len(f) for f in fps]) if fps else np.empty(0, np.int32),
+            "pos": np.concatenate([f.pos for f in fps]).astype(np.int32) if fps else np.empty(0, np.int32),
+            "start_offset": (np.concatenate([f.start for f in fps]).astype(np.int32) if fps
+                             else np.empty(0, np.int32)),
+            "end_offset": (np.concatenate([f.stop for f in fps]).astype(np.int32) if fps
+                           else np.empty(0, np.int32)),
+        }
+        return documents, texts, fingerprints
 
 
 def add_paths(store: Store, paths: list[str], *, label: str | None = None, boilerplate: bool = False,
               submission_depth: int | None = None, language: str | None = None,
               on_start: Callable[[int, int], None] | None = None,
-              on_file: Callable[[str, int], None] | None = None) -> AddSummary:
+              on_file: Callable[[str, int], None] | None = None,
+              jobs: int | None = None) -> AddSummary:
     """Index every file under ``paths``; returns what was done (also when interrupted).
 
-    ``on_start(files, total_bytes)`` and ``on_file(path, size)`` report progress.
+    ``on_start(files, total_bytes)`` and ``on_file(path, size)`` report progress. ``jobs`` worker
+    processes read and fingerprint files (default: one per CPU; 1 = all in this process); this
+    process alone writes to the index, in order, so the result does not depend on ``jobs``.
     """
     t0 = time.perf_counter()
     summary = AddSummary()
@@ -216,73 +319,79 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
                     summary.added += 1
                 else:
                     summary.updated += 1
-            summary.fingerprints += fps.num_rows
+            summary.fingerprints += len(fps["hash"])
             summary.bytes += batch.bytes
             batch = _Batch()
 
+    tasks, submissions = [], []
+    for path, root in files:
+        spath = str(path)
+        submission = _submission_of(path, root, submission_depth)
+        old = existing.get(spath)
+        unchanged_hash = None
+        if old is not None and old[2] == kind and meta.get(spath, (None, None)) == (label, submission):
+            unchanged_hash = old[1]
+        tasks.append((spath, settings, language, boilerplate, unchanged_hash))
+        submissions.append(submission)
+
+    def done(spath: str) -> None:
+        if on_file:
+            on_file(spath, sizes[Path(spath)])
+
     try:
-        for path, root in files:
-            spath = str(path)
-            src = read_source(path)
-            if isinstance(src, Skipped):
-                summary.skipped.append(src)
-                if on_file:
-                    on_file(spath, sizes[path])
-                continue
-            submission = _submission_of(path, root, submission_depth)
-            old = existing.get(spath)
-            if old is not None:
-                old_doc, old_hash, old_kind = old
-                old_label, old_sub = meta.get(spath, (None, None))
-                if old_hash == src.content_hash and old_kind == kind and old_label == label \
-                        and old_sub == submission:
-                    summary.unchanged += 1
-                    if on_file:
-                        on_file(spath, sizes[path])
+        with _prepared_stream(tasks, jobs if jobs is not None else default_jobs(),
+                              sum(sizes.values())) as stream:
+            for task, submission, prep in zip(tasks, submissions, stream):
+                spath = task[0]
+                old = existing.get(spath)
+                if prep.status == "skipped":
+                    summary.skipped.append(prep.skipped)
+                    done(spath)
                     continue
-            # -- reliability (issue 4): a huge document is fingerprinted and stored in segments, in
-            # its own transaction, so memory stays bounded (see winnowdb/segmented.py) --
-            if segmented.is_huge(src.text, settings, spath, language):
-                flush()
-                with deferred_interrupt():  # Ctrl-C still aborts the streaming, not commit + count
-                    summary.fingerprints += segmented.add_huge(store, src, settings, dict(
-                        doc=next_id, path=spath, submission=submission, label=label, kind=kind,
-                        added_at=_dt.datetime.now(), replaces=old[0] if old is not None else None),
-                        language=language, every_kgram=boilerplate)
-                    summary.batches += 1
-                    summary.added += old is None
-                    summary.updated += old is not None
-                    summary.bytes += src.size
-                    next_id += 1
-                if on_file:
-                    on_file(spath, sizes[path])
-                continue
-            # -- end reliability --
-            try:
-                normalizer, norm, fps = fingerprint_source(src.text, settings, path=spath, language=language,
-                                                           every_kgram=boilerplate)
-            except ValueError as exc:
-                summary.skipped.append(Skipped(spath, str(exc).split(": ", 1)[-1]))
-                continue
-            batch.docs.append(dict(
-                doc=next_id, path=spath, submission=submission, label=label, kind=kind,
-                normalizer=normalizer, content_hash=src.content_hash,
-                normalized_hash=hashlib.blake2b(norm.units.tobytes(), digest_size=16).hexdigest(),
-                encoding=src.encoding, bytes=src.size, chars=len(src.text), units=len(norm),
-                fingerprints=len(fps), added_at=_dt.datetime.now(),
-                simhash=document_simhash(src.text, norm if normalizer == "text" else None),
-                replaces=old[0] if old is not None else None))
-            if old is not None:
-                batch.replaced.append(old[0])
-            batch.texts.append(src.text)
-            batch.fps.append(fps)
-            batch.bytes += src.size
-            next_id += 1
-            if on_file:
-                on_file(spath, sizes[path])
-            if batch.bytes >= BATCH_BYTES or len(batch) >= BATCH_DOCS:
-                flush()
-        flush()
+                if prep.status == "unchanged":
+                    summary.unchanged += 1
+                    done(spath)
+                    continue
+                if prep.status == "huge":
+                    # -- reliability (issue 4): a huge document is fingerprinted and stored in segments,
+                    # in its own transaction, so memory stays bounded (see winnowdb/segmented.py) --
+                    src = read_source(Path(spath))
+                    if isinstance(src, Skipped):
+                        summary.skipped.append(src)
+                        done(spath)
+                        continue
+                    flush()
+                    with deferred_interrupt():  # Ctrl-C still aborts the streaming, not commit + count
+                        summary.fingerprints += segmented.add_huge(store, src, settings, dict(
+                            doc=next_id, path=spath, submission=submission, label=label, kind=kind,
+                            added_at=_dt.datetime.now(), replaces=old[0] if old is not None else None),
+                            language=language, every_kgram=boilerplate)
+                        summary.batches += 1
+                        summary.added += old is None
+                        summary.updated += old is not None
+                        summary.bytes += src.size
+                        next_id += 1
+                    done(spath)
+                    continue
+                    # -- end reliability --
+                src = prep.src
+                batch.docs.append(dict(
+                    doc=next_id, path=spath, submission=submission, label=label, kind=kind,
+                    normalizer=prep.normalizer, content_hash=src.content_hash,
+                    normalized_hash=prep.normalized_hash, encoding=src.encoding, bytes=src.size,
+                    chars=len(src.text), units=prep.units, fingerprints=len(prep.fps),
+                    added_at=_dt.datetime.now(), simhash=prep.simhash,
+                    replaces=old[0] if old is not None else None))
+                if old is not None:
+                    batch.replaced.append(old[0])
+                batch.texts.append(src.text)
+                batch.fps.append(prep.fps)
+                batch.bytes += src.size
+                next_id += 1
+                done(spath)
+                if batch.bytes >= BATCH_BYTES or len(batch) >= BATCH_DOCS:
+                    flush()
+            flush()
     except KeyboardInterrupt:
         summary.interrupted = True
     summary.seconds = time.perf_counter() - t0

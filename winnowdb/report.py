@@ -11,7 +11,7 @@ import json
 import os
 from typing import Any, Iterable
 
-__all__ = ["emit_rows", "display_path", "render_compare", "compare_to_dict", "passage_records",
+__all__ = ["emit_rows", "write_file", "display_path", "render_compare", "compare_to_dict", "passage_records",
            "render_stats"]
 
 FORMATS = ("table", "json", "csv")
@@ -31,6 +31,17 @@ def _write(text: str) -> None:
     import sys
 
     sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def write_file(path: str | os.PathLike) -> None:
+    """Copy a finished output file (e.g. CSV written by DuckDB) to stdout."""
+    import shutil
+    import sys
+
+    sys.stdout.flush()
+    with open(path, encoding="utf-8", newline="") as fh:
+        shutil.copyfileobj(fh, sys.stdout, 1 << 20)
     sys.stdout.flush()
 
 

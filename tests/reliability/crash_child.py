@@ -30,11 +30,18 @@ _write_batch = Store.write_batch
 _PAUSE = float(os.environ.get("WINNOWDB_TEST_PAUSE_AFTER_BATCH", "0"))
 
 
+def _paths(documents) -> list[str]:
+    """The path column of a documents table (a dict of numpy columns, or an Arrow table)."""
+    if isinstance(documents, dict):
+        return [str(p) for p in documents["path"]]
+    return documents.column("path").to_pylist()
+
+
 def _logged_write_batch(self, documents, texts, fingerprints, replaced):
     _write_batch(self, documents, texts, fingerprints, replaced)
     if _LOG:
         with open(_LOG, "a", encoding="utf-8") as fh:
-            fh.write("".join(p + "\n" for p in documents.column("path").to_pylist()))
+            fh.write("".join(p + "\n" for p in _paths(documents)))
     if _PAUSE:  # a slow add (as on a slow disk), so other processes can meet it mid-way
         time.sleep(_PAUSE)
 
@@ -47,7 +54,7 @@ def _logged_write_streamed(self, fingerprint_batches, finish, replaced, **kw):
 
     def finish_and_remember():
         documents, texts = finish()
-        paths.extend(documents.column("path").to_pylist())
+        paths.extend(_paths(documents))
         return documents, texts
 
     _write_streamed(self, fingerprint_batches, finish_and_remember, replaced, **kw)

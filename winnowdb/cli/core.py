@@ -1,6 +1,7 @@
 """Core commands: add, remove, query, pairs, compare, stats, sql."""
 from __future__ import annotations
 
+import os
 from typing import List, Optional
 
 import typer
@@ -42,6 +43,10 @@ def add(
         help="Which k-gram hashes become fingerprints (new index only): winnow (default; every shared "
              "passage of w+k-1 units is found), all (every k-gram), mod (hashes 0 mod --mod-m)."),
     mod_m: Optional[int] = typer.Option(None, "--mod-m", min=1, help="m for --selection mod (default 8)."),
+    jobs: Optional[int] = typer.Option(
+        None, "--jobs", "-j", min=1,
+        help="Processes that read and fingerprint files (default: one per CPU; 1 = no workers). "
+             "Small adds always run in one process."),
 ) -> None:
     """Fingerprint files into the index. Unchanged files are skipped; changed ones replaced.
 
@@ -74,7 +79,7 @@ def add(
 
             with progress:
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
-                            language=language, on_start=on_start, on_file=on_file)
+                            language=language, on_start=on_start, on_file=on_file, jobs=jobs)
             missing = [x for x in s.skipped if x.reason == "no such file or directory"]
             for x in s.skipped[:20]:
                 err.print(f"skipped {display_path(x.path)}: {x.reason}", markup=False, highlight=False)
@@ -175,13 +180,24 @@ def pairs(
 
     Fields: a, b, shared, containment_a (share of a found in b), containment_b, resemblance.
     """
+    columns = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]
+    if fmt is Format.csv:  # DuckDB writes the CSV: no Python row per pair
+        import tempfile
+
+        from ..report import write_file
+
+        with _Guard(), tempfile.TemporaryDirectory(prefix="winnowdb-") as tmp:
+            out = os.path.join(tmp, "pairs.csv")
+            with _open(db, create=False, read_only=True) as idx:
+                idx.write_pairs_csv(out, columns, min_shared=min_shared, top=top, max_df=max_df, new_label=new)
+            write_file(out)
+        return
     with _Guard():
         with _open(db, create=False, read_only=True) as idx:
             rows = idx.pairs(min_shared=min_shared, top=top, max_df=max_df, new_label=new)
     from ..report import emit_rows
 
-    emit_rows(_console(), rows, ["a", "b", "shared", "containment_a", "containment_b", "resemblance"],
-              fmt.value, title="pairs sharing passages", empty="no pairs share a passage")
+    emit_rows(_console(), rows, columns, fmt.value, title="pairs sharing passages", empty="no pairs share a passage")
 
 
 @app.command()

@@ -146,7 +146,7 @@ def _one_batch(store, listed, doc_cols, types, texts, language, add_paths, np, p
         by_kind["boilerplate" if kind == "boilerplate" else "document"].append(raw)
     for kind, paths in by_kind.items():
         if paths:
-            summary = add_paths(store, paths, boilerplate=kind == "boilerplate", language=language)
+            summary = add_paths(store, paths, boilerplate=kind == "boilerplate", language=language, jobs=1)
             skipped.extend((s.path, s.reason) for s in summary.skipped)
     con = store.con
 
