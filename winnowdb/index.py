@@ -8,16 +8,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .errors import WinnowError
-from .fingerprint import HASH_VERSION, SELECTIONS
-from .indexer import NORMALIZERS, AddSummary, add_paths, fingerprint_source
-from .passages import Passage, merge_matches
 from .sources import read_query_file
 from .store import DEFAULT_DB, Store
+
+if TYPE_CHECKING:  # the fingerprinting modules (and numpy) are imported when first needed, so
+    # commands that only read the index (pairs, sql, ...) start faster
+    from .indexer import AddSummary
+    from .passages import Passage
 
 __all__ = ["Index", "open_index", "DEFAULTS", "Side", "Comparison"]
 
@@ -102,6 +102,8 @@ class Index:
         ``language`` forces the programming language of code files (default: by extension).
         ``jobs`` processes fingerprint files (default: one per CPU; 1 = in this process only).
         """
+        from .indexer import add_paths
+
         return add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
                          submission_depth=submission_depth, language=language, on_start=on_start,
                          on_file=on_file, jobs=jobs)
@@ -195,6 +197,10 @@ class Index:
         finally:
             con.unregister("left_fingerprints")
             con.unregister("right_fingerprints")
+        import numpy as np
+
+        from .passages import merge_matches
+
         passages = merge_matches({c: np.asarray(tbl[c]) for c in cols}, self.w)
         hashes_a = set(np.asarray(sa.fingerprints.column("hash")).tolist())
         hashes_b = set(np.asarray(sb.fingerprints.column("hash")).tolist())
@@ -251,6 +257,7 @@ class Index:
 
     def _side(self, source: str | os.PathLike) -> Side:
         """Fingerprints and texts of ``source``: from the index when it is indexed, else the file."""
+        import numpy as np
         import pyarrow as pa
 
         p = str(Path(source).resolve())
@@ -275,6 +282,8 @@ class Index:
             if segmented.is_huge(src.text, self.store.settings, p):
                 fps = segmented.fingerprints_of(src.text, self.store.settings, path=p)
             else:
+                from .indexer import fingerprint_source
+
                 _, _, fps = fingerprint_source(src.text, self.store.settings, path=p)
         except ValueError as exc:
             raise WinnowError(str(exc)) from None
@@ -304,6 +313,9 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     for name, val in (("k", k), ("w", w), ("code_k", code_k), ("code_w", code_w)):
         if val is not None and int(val) < 1:
             raise WinnowError(f"{name} must be a positive whole number, not {val}")
+    from .fingerprint import HASH_VERSION, SELECTIONS
+    from .indexer import NORMALIZERS
+
     if normalizer is not None and normalizer not in NORMALIZERS:
         raise WinnowError(f"unknown normalizer {normalizer!r} (choose from {', '.join(NORMALIZERS)})")
     if selection is not None and selection not in SELECTIONS:

@@ -334,7 +334,11 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
         tasks.append((spath, settings, language, boilerplate, unchanged_hash))
         submissions.append(submission)
 
+    remaining = sum(sizes.values())  # bytes of the files not yet done
+
     def done(spath: str) -> None:
+        nonlocal remaining
+        remaining -= sizes[Path(spath)]
         if on_file:
             on_file(spath, sizes[Path(spath)])
 
@@ -389,8 +393,9 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
                 batch.bytes += src.size
                 next_id += 1
                 done(spath)
-                if batch.bytes >= BATCH_BYTES or len(batch) >= BATCH_DOCS:
-                    flush()
+                if batch.bytes >= min(BATCH_BYTES, max(BATCH_BYTES // 8, remaining // 2)) \
+                        or len(batch) >= BATCH_DOCS:
+                    flush()  # batches shrink towards the end, so little is left to write at the end
             flush()
     except KeyboardInterrupt:
         summary.interrupted = True

@@ -56,6 +56,10 @@ def _fold_char(cp: int) -> tuple[int, ...]:
 
 
 _BMP_DONE = np.zeros(0x10000, dtype=bool)  # which BMP entries of the table are filled in
+#: the same table in one row, for the fast path: 0 = dropped, the folded letter, or _EXPANDS for a
+#: character that folds to several letters
+_SINGLE = np.zeros(0x10000, dtype=np.uint32)
+_EXPANDS = 0xFFFFFFFF
 
 
 def _bmp_table(cps: np.ndarray | None = None) -> np.ndarray:
@@ -70,7 +74,7 @@ def _bmp_table(cps: np.ndarray | None = None) -> np.ndarray:
         _fill(np.arange(0x250))  # ASCII and the Latin blocks, always needed
     if cps is None:
         _fill(np.flatnonzero(~_BMP_DONE))
-    elif cps.size:
+    elif cps.size and int(cps.max()) >= 0x250:
         todo = cps[~np.take(_BMP_DONE, cps)]
         if todo.size:
             _fill(np.unique(todo))
@@ -85,6 +89,7 @@ def _fill(cps: np.ndarray) -> None:
             table[0, cp] = len(letters)
             for j, c in enumerate(letters):
                 table[1 + j, cp] = c
+            _SINGLE[cp] = letters[0] if len(letters) == 1 else _EXPANDS if letters else 0
         _BMP_DONE[cp] = True
 
 
@@ -117,6 +122,14 @@ def normalize_text(text: str) -> Normalized:
     A character that folds to several letters ("ß") gives several units, all mapped back to it.
     """
     cps = code_points(text)
+    if cps.size and int(cps.max()) < 0x10000:
+        # fast path (nearly all text): one table lookup per character, and a second one for the
+        # kept characters only, when no character folds to several letters
+        _bmp_table(cps)
+        folded = np.take(_SINGLE, cps)
+        if int(folded.max()) != _EXPANDS:
+            keep = np.flatnonzero(folded)
+            return Normalized(units=folded[keep].astype(np.uint64), start=keep, stop=keep + 1)
     cols = _folded_columns(cps)
     counts = cols[0]
     keep = np.flatnonzero(counts)  # int64 offsets of kept characters

@@ -24,10 +24,9 @@ import threading
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import duckdb
-import numpy as np
 
 from . import sqlfiles
 from .errors import WinnowError
@@ -342,6 +341,8 @@ class Store:
         """path -> (doc, content_hash, kind) for the given paths that are indexed."""
         if not paths:
             return {}
+        import numpy as np
+
         self.con.register("_wanted_paths", {"path": np.array(paths, dtype=object)})
         try:
             rows = self.con.execute(
@@ -522,4 +523,6 @@ def interrupts_allowed():
 
 def _doc_ids(docs: list[int]) -> dict:
     """A one-column table of document ids, for DuckDB to scan."""
+    import numpy as np
+
     return {"doc": np.asarray(docs, dtype=np.int32)}
