@@ -80,6 +80,47 @@ def _keyword_hashes(lang: str) -> np.ndarray:
     return np.sort(segment_hashes(cps, stops - lens, stops))
 
 
+def _runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, stops) of the runs of True in ``mask``."""
+    edges = np.diff(np.concatenate(([False], mask, [False])).astype(np.int8))
+    return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+
+
+def _join_number_punctuation(cps: np.ndarray, is_digit: np.ndarray, is_word: np.ndarray) -> None:
+    """Mark the punctuation inside number literals as word characters (in place), so that
+    ``3.14``, ``.5``, ``2.5f``, ``6.02e23`` and ``1e-9`` are each one NUMBER token: a decimal point
+    followed by a digit and not preceded by a letter (``a.b``, ``t.0`` stay operators), and the
+    sign of an exponent (``e``/``E`` ending a word that starts with a digit, not ``0x``)."""
+    n = cps.shape[0]
+    dots = np.flatnonzero(cps[:-1] == 46)
+    if dots.size:
+        after = is_digit[dots + 1]
+        before = np.ones(dots.shape[0], dtype=bool)
+        inner = dots > 0
+        prev = dots[inner] - 1
+        before[inner] = is_digit[prev] | ~is_word[prev]
+        join = dots[after & before]
+        prev_digit = (join > 0) & is_digit[np.maximum(join - 1, 0)]
+        if prev_digit.any():  # "1.5" joins, "x1.5" (a name, then .5) does not
+            wstart, _ = _runs(is_word)
+            head = wstart[np.searchsorted(wstart, join[prev_digit] - 1, side="right") - 1]
+            keep = np.ones(join.shape[0], dtype=bool)
+            keep[prev_digit] = is_digit[head]
+            join = join[keep]
+        is_word[join] = True
+    signs = np.flatnonzero((cps[1:-1] == 43) | (cps[1:-1] == 45)) + 1 if n > 2 else np.empty(0, np.int64)
+    if signs.size:
+        signs = signs[((cps[signs - 1] == 101) | (cps[signs - 1] == 69)) & is_digit[signs + 1]]
+    if signs.size:
+        wstart, wstop = _runs(is_word)
+        run = np.searchsorted(wstart, signs - 1, side="right") - 1
+        head = wstart[run]
+        second = cps[np.minimum(head + 1, n - 1)]
+        numeric = ((cps[head] >= 48) & (cps[head] <= 57)) | (cps[head] == 46)
+        hexadecimal = (cps[head] == 48) & ((second == 120) | (second == 88))
+        is_word[signs[(wstop[run] == signs) & numeric & ~hexadecimal]] = True
+
+
 def _fast(text: str, lang: str) -> Normalized:
     from .fingerprint import segment_hashes
 
@@ -88,21 +129,22 @@ def _fast(text: str, lang: str) -> Normalized:
     if n == 0:
         e = np.empty(0, dtype=np.int64)
         return Normalized(np.empty(0, dtype=np.uint64), e, e)
-    is_word = ((cps >= 48) & (cps <= 57)) | ((cps >= 65) & (cps <= 90)) | ((cps >= 97) & (cps <= 122)) \
-        | (cps == 95) | (cps == 36)
-    if int(cps.max()) >= 128:  # non-ASCII letters in identifiers
+    is_digit = (cps >= 48) & (cps <= 57)
+    is_word = is_digit | ((cps >= 65) & (cps <= 90)) | ((cps >= 97) & (cps <= 122)) | (cps == 95) | (cps == 36)
+    is_space = ((cps <= 32) & (cps != 1)) | (cps == 0x7F)
+    if int(cps.max()) >= 128:  # non-ASCII letters in identifiers, Unicode white space
         hi = np.flatnonzero(cps >= 128)
-        is_word[hi] = [chr(c).isalnum() for c in cps[hi].tolist()]
-    is_space = ((cps <= 32) & (cps != 1)) | (cps == 0x7F) | (cps == 0xA0) | (cps == 0xFEFF)
+        chars = [chr(c) for c in cps[hi].tolist()]
+        is_word[hi] = [c.isalnum() for c in chars]
+        is_space[hi] = [c.isspace() or c == "\ufeff" for c in chars]
+    _join_number_punctuation(cps, is_digit, is_word)
     is_punct = ~is_word & ~is_space
     # word runs
-    edges = np.diff(np.concatenate(([False], is_word, [False])).astype(np.int8))
-    wstart = np.flatnonzero(edges == 1)
-    wstop = np.flatnonzero(edges == -1)
+    wstart, wstop = _runs(is_word)
     whash = segment_hashes(cps.astype(np.uint64), wstart, wstop)
     kw = _keyword_hashes(lang)
     first = cps[wstart]
-    is_num = (first >= 48) & (first <= 57)
+    is_num = ((first >= 48) & (first <= 57)) | (first == 46)  # 46: ".5"
     if kw.size:
         pos = np.searchsorted(kw, whash)
         is_kw = kw[np.minimum(pos, kw.size - 1)] == whash

@@ -167,25 +167,6 @@ def _prepare_task(task: tuple) -> _Prepared:
     return _prepare(*task)
 
 
-def _worker_init() -> None:
-    """Set up a fingerprinting worker: Ctrl-C is the main process's to handle; the worker dies
-    with the main process (Linux); and its stderr is silenced, since a worker's own errors reach
-    the main process with its results, and a killed main process must not leave tracebacks of
-    workers that could no longer send theirs."""
-    import os
-    import signal
-    import sys
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    sys.stderr = open(os.devnull, "w")
-
-
 #: below this much input, ``add`` works in process (starting workers would cost more than it saves)
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024
 PARALLEL_MIN_FILES = 8
@@ -202,32 +183,35 @@ def default_jobs() -> int:
 
 
 @contextlib.contextmanager
-def _prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int):
+def _prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, con=None):
     """The tasks' ``_Prepared`` results, in order: from ``jobs`` worker processes when the work is
     big enough to pay for them, else computed here. Workers ignore Ctrl-C and are stopped when the
-    stream is left (finished, interrupted or failed)."""
+    stream is left (finished, interrupted or failed). While workers run, DuckDB (``con``) writes
+    with one thread, leaving the other cores to them."""
     if jobs <= 1 or len(tasks) < PARALLEL_MIN_FILES or total_bytes < PARALLEL_MIN_BYTES:
         yield (_prepare_task(t) for t in tasks)
         return
     import multiprocessing as mp
 
+    from .workers import OrderedPool
+
     # fork: workers start at once with everything imported. They only run _prepare (numpy,
     # re, file reads), never DuckDB, so DuckDB's threads in this process do not concern them.
     # Where fork is unavailable, forkserver (with this module preloaded) is used.
-    try:
-        ctx = mp.get_context("fork")
-    except ValueError:
-        ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload([__name__])
-    pool = ctx.Pool(min(jobs, len(tasks)), initializer=_worker_init)
-    try:
-        yield pool.imap(_prepare_task, tasks, chunksize=4)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    if "fork" in mp.get_all_start_methods():
+        context = "fork"
+    else:
+        context = "forkserver"
+        mp.get_context(context).set_forkserver_preload([__name__])
+    threads = con.execute("SELECT current_setting('threads')").fetchall()[0][0] if con is not None else None
+    with OrderedPool(_prepare_task, min(jobs, len(tasks)), context=context) as pool:
+        try:
+            if threads is not None:
+                con.execute("SET threads = 1")
+            yield pool.imap(tasks)
+        finally:
+            if threads is not None:
+                con.execute(f"SET threads = {int(threads)}")
 
 
 class _Batch:
@@ -344,7 +328,7 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
 
     try:
         with _prepared_stream(tasks, jobs if jobs is not None else default_jobs(),
-                              sum(sizes.values())) as stream:
+                              sum(sizes.values()), store.con) as stream:
             for task, submission, prep in zip(tasks, submissions, stream):
                 spath = task[0]
                 old = existing.get(spath)

@@ -5,7 +5,6 @@ Pygments knows is tokenized by Pygments (slower, but 500+ languages).
 """
 from __future__ import annotations
 
-import keyword
 
 __all__ = ["FAST", "EXTENSIONS", "language_for", "KEYWORDS", "SYNTAX"]
 
@@ -38,8 +37,15 @@ dyn""".split()
 _KOTLIN_KEYWORDS = """as break class continue do else false for fun if in interface is null object package
 return super this throw true try typealias typeof val var when while""".split()
 
+#: Python's hard keywords, fixed here (not read from the running interpreter, whose list differs
+#: between versions), so a file gives the same tokens on every machine. Soft keywords (match,
+#: case, _, type) are ordinary names in most code and stay identifiers.
+_PYTHON_KEYWORDS = """False None True and as assert async await break class continue def del elif else
+except finally for from global if import in is lambda nonlocal not or pass raise return try while
+with yield""".split()
+
 KEYWORDS: dict[str, frozenset[str]] = {
-    "python": frozenset(keyword.kwlist + list(getattr(keyword, "softkwlist", []))),
+    "python": frozenset(_PYTHON_KEYWORDS),
     "c": frozenset(_C_KEYWORDS),
     "cpp": frozenset(_C_KEYWORDS + _CPP_EXTRA),
     "java": frozenset(_JAVA_KEYWORDS),
@@ -54,8 +60,8 @@ KEYWORDS: dict[str, frozenset[str]] = {
 #: string regexes (written with unrolled loops, which Python's regex engine runs fast), and the
 #: characters any of them can start with (a guard that lets the scanner skip everything else).
 #: String prefixes (Python's f"", C++'s u8"") are left to the tokenizer as identifiers.
-_DQ = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
-_SQ = r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'"
+_DQ = r'"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"'  # a backslash escapes any character, a newline too
+_SQ = r"'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'"
 _C_STRINGS = [_DQ, _SQ]
 SYNTAX: dict[str, dict] = {
     "python": {"line": "#", "block": [], "starts": "\"'#",
@@ -65,7 +71,9 @@ SYNTAX: dict[str, dict] = {
     "java": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/",
              "strings": [r'"""[\s\S]*?"""'] + _C_STRINGS},
     "javascript": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/`",
-                   "strings": [r"`[^`\\]*(?:\\[\s\S][^`\\]*)*`"] + _C_STRINGS},
+                   # template literals, with one level of templates nested in ${...}
+                   "strings": [r"`(?:[^`\\$]|\\[\s\S]|\$(?!\{)|\$\{(?:[^{}`]|`(?:[^`\\]|\\[\s\S])*`"
+                               r"|\{[^{}]*\})*\})*`"] + _C_STRINGS},
     "go": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/`", "strings": [r"`[^`]*`"] + _C_STRINGS},
     "csharp": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/@",
                "strings": [r'@"(?:""|[^"])*"'] + _C_STRINGS},

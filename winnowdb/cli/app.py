@@ -34,10 +34,21 @@ MaxDfOption = typer.Option(0, "--max-df", min=0, metavar="N",
                                 "at most 1000.")
 
 
+#: width of tables written to a pipe or file (no terminal to fit, and $COLUMNS unset): wide
+#: enough that paths stay on one line, so the output can be grepped
+PIPE_WIDTH = 200
+
+
 def _console(stderr: bool = False):
+    import os
+    import sys
+
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=stderr)  # messages on stderr: never wrapped
+    width = None
+    if not stderr and "COLUMNS" not in os.environ and not sys.stdout.isatty():
+        width = PIPE_WIDTH
+    return Console(stderr=stderr, highlight=False, soft_wrap=stderr, width=width)  # stderr: never wrapped
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -68,6 +79,15 @@ class _Guard:
                 _fail(f"database error: {str(ev).strip().splitlines()[0]}")
         except ImportError:
             pass
+        if issubclass(et, BrokenPipeError):  # the reader went away (e.g. `| head`): stop quietly
+            import os
+            import sys
+
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            raise typer.Exit(0)
         if issubclass(et, OSError):
             _fail(f"{ev.strerror or ev}: {ev.filename}" if getattr(ev, "filename", None) else str(ev))
         if issubclass(et, MemoryError):

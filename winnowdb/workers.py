@@ -1,0 +1,163 @@
+"""Worker processes for ``add``: a function mapped over tasks, results in task order, and a stop
+that works at any moment.
+
+``multiprocessing.Pool`` was tried first and can hang for ever in ``terminate()`` (a Ctrl-C at
+the wrong moment hung ``add``): a worker blocked while sending a large result holds the result
+queue's lock, which ``terminate()`` then waits for. Here no lock is shared: each worker has its
+own pipe to the main process, the main process hands out a few tasks per worker at a time, and
+stopping kills the workers without waiting on anything they hold.
+
+Workers block Ctrl-C (SIGINT) from birth and then ignore it: it is the main process's to handle.
+They die with the main process (Linux ``PR_SET_PDEATHSIG``), and their stderr is silenced, since
+a worker's errors are sent to the main process and raised there.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import sys
+from multiprocessing.connection import wait
+from typing import Any, Callable, Iterable, Iterator
+
+__all__ = ["OrderedPool", "WorkerDied"]
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended without sending its result (killed, out of memory, ...)."""
+
+
+def _quiet_child() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    sys.stderr = open(os.devnull, "w")
+
+
+def _serve(func: Callable[[Any], Any], conn) -> None:
+    """A worker's loop: receive (index, task), send (index, ok, result or exception)."""
+    _quiet_child()
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return  # the main process has gone
+        if job is None:
+            return
+        i, task = job
+        try:
+            reply = (i, True, func(task))
+        except BaseException as exc:  # raised again in the main process
+            reply = (i, False, exc)
+        try:
+            conn.send(reply)
+        except (OSError, ValueError):
+            return
+        except Exception as exc:  # the exception could not be pickled
+            conn.send((i, False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+class OrderedPool:
+    """``processes`` workers running ``func``; ``imap(tasks)`` yields ``func(task)`` in task order.
+
+    At most ``ahead`` tasks are handed to each worker at a time, which also bounds how many
+    finished results wait in memory for an earlier, slower one. Use as a context manager: leaving
+    the block normally lets the workers finish; leaving it by an exception kills them.
+    """
+
+    def __init__(self, func: Callable[[Any], Any], processes: int, *, ahead: int = 4,
+                 context: str | None = None) -> None:
+        ctx = mp.get_context(context)
+        self.ahead = max(1, ahead)
+        self._workers: list[tuple[Any, Any]] = []
+        # SIGINT is blocked while forking, so no worker can be interrupted before it ignores it
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for _ in range(max(1, processes)):
+                mine, theirs = ctx.Pipe(duplex=True)
+                proc = ctx.Process(target=_serve, args=(func, theirs), daemon=True)
+                proc.start()
+                theirs.close()
+                self._workers.append((proc, mine))
+        except BaseException:
+            self.kill()
+            raise
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    def imap(self, tasks: Iterable[Any]) -> Iterator[Any]:
+        jobs = enumerate(tasks)
+        load = {conn: 0 for _, conn in self._workers}
+        done: dict[int, tuple[bool, Any]] = {}
+        next_out = 0
+        more = True
+
+        def feed(conn) -> None:
+            nonlocal more
+            while more and load[conn] < self.ahead:
+                job = next(jobs, None)
+                if job is None:
+                    more = False
+                    return
+                conn.send(job)
+                load[conn] += 1
+
+        for conn in load:
+            feed(conn)
+        while True:
+            while next_out in done:
+                ok, value = done.pop(next_out)
+                next_out += 1
+                if not ok:
+                    raise value
+                yield value
+            busy = [conn for conn, n in load.items() if n]
+            if not busy:
+                return
+            for conn in wait(busy):
+                try:
+                    i, ok, value = conn.recv()
+                except (EOFError, OSError):
+                    raise WorkerDied("a worker process ended unexpectedly") from None
+                load[conn] -= 1
+                done[i] = (ok, value)
+                feed(conn)
+
+    def close(self) -> None:
+        """Let the workers finish and wait for them."""
+        for proc, conn in self._workers:
+            try:
+                conn.send(None)
+            except OSError:
+                pass
+        for proc, conn in self._workers:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+            conn.close()
+        self._workers = []
+
+    def kill(self) -> None:
+        """Stop now: kill the workers (never waits on anything they hold)."""
+        for proc, conn in self._workers:
+            if proc.is_alive():
+                proc.kill()
+        for proc, conn in self._workers:
+            proc.join()
+            conn.close()
+        self._workers = []
+
+    def __enter__(self) -> "OrderedPool":
+        return self
+
+    def __exit__(self, exc_type, *exc: Any) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.kill()
