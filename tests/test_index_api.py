@@ -337,3 +337,15 @@ def test_stats(index_db):
         st = idx.stats()
     assert st["documents"] == 21 and st["boilerplate"] == 1 and st["submissions"] == 21
     assert st["fingerprints"] > 0 and st["distinct_hashes"] > 0
+
+
+def test_in_memory_index_finds_the_same_pairs_and_writes_no_file(index_db, corpus, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with winnowdb.open(":memory:") as idx:
+        idx.add([corpus / "boilerplate"], boilerplate=True)
+        idx.add([corpus / "essays", corpus / "code"])
+        in_memory = _pair_set(idx.pairs(top=0), corpus)
+    assert in_memory == _pair_set(_pairs(index_db), corpus)
+    assert not (tmp_path / ":memory:").exists() and list(tmp_path.iterdir()) == []
+    with pytest.raises(WinnowError, match="read-only"):
+        winnowdb.open(":memory:", read_only=True)

@@ -36,6 +36,8 @@ __all__ = ["Store", "SCHEMA_VERSION", "DEFAULT_DB", "MIGRATIONS", "deferred_inte
 SCHEMA_VERSION = 1
 DEFAULT_DB = "winnowdb.duckdb"
 #: settings that define how fingerprints are computed; a mismatch is an error
+#: the path of an index kept in memory (never written to disk)
+MEMORY = ":memory:"
 FIXED_SETTINGS = ("k", "w", "code_k", "code_w", "normalizer", "hash_version", "selection", "mod_m")
 
 
@@ -155,6 +157,15 @@ class Store:
         ``FIXED_SETTINGS`` given must match what the index was created with.
         """
         path = str(path)
+        if path == MEMORY:  # an index that lives in memory only, for the Python API and tests
+            if read_only:
+                raise WinnowError("an in-memory index cannot be opened read-only")
+            con = duckdb.connect(MEMORY)
+            no_network_extensions(con)
+            cls._create(con, settings or {})
+            store = cls(con, path, False)
+            store._create_views()
+            return store
         exists = Path(path).exists()
         if not exists and not create:
             raise WinnowError(f"no index at {path} (create one with `winnowdb add PATH`)")
