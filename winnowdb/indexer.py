@@ -24,7 +24,8 @@ from .normalize import normalize_text, normalize_words
 from .simhash import document_simhash
 from .sources import Skipped, Source, iter_files, read_source
 from . import segmented  # reliability (issue 4): huge documents
-from .store import Store, deferred_interrupt
+from .interrupts import deferred_interrupt
+from .store import Store
 
 __all__ = ["AddSummary", "add_paths", "fingerprint_source", "NORMALIZERS"]
 

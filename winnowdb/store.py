@@ -2,7 +2,7 @@
 
 One index is one DuckDB file. Its settings (k, w, normalizer, hash and schema versions) are fixed
 when it is created; every later use is checked against them. Batches of documents and their
-fingerprints are loaded through Arrow in one transaction each, so an interrupted ``add`` keeps
+fingerprints are bulk-loaded (numpy columns or Arrow) in one transaction each, so an interrupted ``add`` keeps
 every batch that committed and loses nothing else. All SQL comes from ``sql/`` with bound
 parameters.
 
@@ -11,16 +11,14 @@ name, then linked into place); a file that does not start like a DuckDB database
 before DuckDB sees it, and DuckDB may not fetch extensions; DuckDB's lock errors become "in use by
 another process" (DuckDB never waits on the lock); older schemas are upgraded by ``MIGRATIONS``
 in one transaction, newer ones refused; read-only opens use this version's views (as temporary
-views); Ctrl-C during a write rolls it back and surfaces as ``KeyboardInterrupt``, and
-``deferred_interrupt`` lets a caller keep a commit and its bookkeeping together.
+views); Ctrl-C during a write rolls it back and surfaces as ``KeyboardInterrupt`` (holding
+Ctrl-C around a commit is ``interrupts.py``'s job).
 """
 from __future__ import annotations
 
 import datetime as _dt
 import os
 import re
-import signal
-import threading
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,14 +28,15 @@ import duckdb
 
 from . import sqlfiles
 from .errors import WinnowError
+from .interrupts import interrupts_allowed, is_interrupt
 
-__all__ = ["Store", "SCHEMA_VERSION", "DEFAULT_DB", "MIGRATIONS", "deferred_interrupt", "interrupts_allowed"]
+__all__ = ["Store", "SCHEMA_VERSION", "DEFAULT_DB", "MEMORY", "MIGRATIONS"]
 
 SCHEMA_VERSION = 1
 DEFAULT_DB = "winnowdb.duckdb"
-#: settings that define how fingerprints are computed; a mismatch is an error
 #: the path of an index kept in memory (never written to disk)
 MEMORY = ":memory:"
+#: settings that define how fingerprints are computed; a mismatch is an error
 FIXED_SETTINGS = ("k", "w", "code_k", "code_w", "normalizer", "hash_version", "selection", "mod_m")
 
 
@@ -387,7 +386,7 @@ class Store:
                 con.rollback()
             except (duckdb.Error, RuntimeError):
                 pass  # the transaction had already ended
-            if _is_interrupt(exc) and not isinstance(exc, KeyboardInterrupt):
+            if is_interrupt(exc) and not isinstance(exc, KeyboardInterrupt):
                 raise KeyboardInterrupt from None
             raise
 
@@ -466,70 +465,6 @@ class Store:
             return
         with self._transaction():
             self._delete_docs(_doc_ids(docs))
-
-
-def _is_interrupt(exc: BaseException) -> bool:
-    if isinstance(exc, KeyboardInterrupt):
-        return True
-    if isinstance(exc, getattr(duckdb, "InterruptException", ())):
-        return True
-    return isinstance(exc, RuntimeError) and "interrupted" in str(exc).lower()
-
-
-class _HeldInterrupt:
-    """A SIGINT handler that only records the signal (see ``deferred_interrupt``)."""
-
-    def __init__(self, previous) -> None:
-        self.previous = previous
-        self.pending = False
-
-    def __call__(self, signum, frame) -> None:
-        self.pending = True
-
-
-@contextmanager
-def deferred_interrupt():
-    """Hold Ctrl-C (SIGINT) until the block ends, then raise ``KeyboardInterrupt``.
-
-    Wrap a commit and the bookkeeping that reports it, so an interrupt can never land between
-    "committed" and "counted as saved". Only the main thread can do this; elsewhere (or when
-    SIGINT is ignored) it does nothing.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGINT)
-    if not callable(previous) or isinstance(previous, _HeldInterrupt):
-        yield
-        return
-    held = _HeldInterrupt(previous)
-    signal.signal(signal.SIGINT, held)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if held.pending:
-        raise KeyboardInterrupt
-
-
-@contextmanager
-def interrupts_allowed():
-    """Inside ``deferred_interrupt``, let Ctrl-C through again for a block (long, abortable work)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held = signal.getsignal(signal.SIGINT)
-    if not isinstance(held, _HeldInterrupt):
-        yield
-        return
-    if held.pending:
-        held.pending = False
-        raise KeyboardInterrupt
-    signal.signal(signal.SIGINT, held.previous)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, held)
 
 
 def _doc_ids(docs: list[int]) -> dict:
