@@ -212,7 +212,10 @@ def _prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, con=None):
             yield pool.imap(tasks)
         finally:
             if threads is not None:
-                con.execute(f"SET threads = {int(threads)}")
+                try:
+                    con.execute(f"SET threads = {int(threads)}")
+                except Exception:  # never hide the error or interrupt that ended the stream
+                    pass
 
 
 class _Batch:
