@@ -24,7 +24,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from typer.testing import CliRunner
+
 import winnowdb
+from winnowdb.cli import app
 from winnowdb.codetokens import IDENT, NUMBER, STRING, normalize_code
 from winnowdb.languages import KEYWORDS
 
@@ -598,3 +601,23 @@ def test_pairs_csv_and_json_agree_row_for_row(tmp_path, cli):
             assert float(c_row[i]) == float(j[f]), (f, c_row, j)
         names.update(Path(p).name for p in (j["a"], j["b"]))
     assert 'essay, "copy".txt' in names and "inv,entory.py" in names and 'renamed "inventory".py' in names
+
+
+def test_an_index_with_code_from_an_older_tokenizer_is_noted_on_add(tmp_path):
+    from winnowdb.codetokens import TOKENS_VERSION
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text("def f(x):\n    return x + 1\n")
+    (src / "b.py").write_text("def g(y):\n    return y * 2\n")
+    db = tmp_path / "idx.duckdb"
+    runner = CliRunner()
+    first = runner.invoke(app, ["add", str(src / "a.py"), "--db", str(db)])
+    assert first.exit_code == 0 and "older winnowdb" not in first.stderr
+    con = duckdb.connect(str(db))
+    assert con.execute("SELECT value FROM settings WHERE key = 'code_tokens_version'").fetchall() == [(TOKENS_VERSION,)]
+    con.execute("DELETE FROM settings WHERE key = 'code_tokens_version'")  # as made by winnowdb 0.1.0
+    con.close()
+    second = runner.invoke(app, ["add", str(src / "b.py"), "--db", str(db)])
+    assert second.exit_code == 0, second.output
+    assert "note: this index holds code tokenized by an older winnowdb" in second.stderr

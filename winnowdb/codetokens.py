@@ -21,6 +21,10 @@ from .normalize import Normalized, code_points
 
 __all__ = ["normalize_code", "IDENT", "NUMBER", "STRING"]
 
+#: names the tokenizer's output; bump when the units of some code change (stored as the setting
+#: ``code_tokens_version`` of new indexes: code fingerprints of two versions may not match)
+TOKENS_VERSION = "code-tokens-v2"  # v2: string literals kept as STRING, floats one NUMBER, fixed keywords
+
 # unit ids of the token classes (above every code point, below any 64-bit word hash in practice)
 IDENT = 0x110001
 NUMBER = 0x110002

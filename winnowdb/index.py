@@ -108,6 +108,17 @@ class Index:
                          submission_depth=submission_depth, language=language, on_start=on_start,
                          on_file=on_file, jobs=jobs)
 
+    def stale_code_tokens(self) -> bool:
+        """Whether the index holds code fingerprinted by an older code tokenizer than this one
+        (an index made before ``code_tokens_version`` existed counts as older): new code files
+        may then match the stored ones less well. Removing and re-adding the code fixes it."""
+        from .codetokens import TOKENS_VERSION
+
+        if self.store.settings.get("code_tokens_version") == TOKENS_VERSION:
+            return False
+        return bool(self.store.con.execute(
+            "SELECT COUNT(*) FROM documents WHERE normalizer LIKE 'code:%'").fetchall()[0][0])
+
     def remove(self, paths: list[str | os.PathLike]) -> list[str]:
         """Remove documents by path (a directory removes everything indexed under it)."""
         wanted = [str(Path(p).resolve()) for p in paths]
@@ -329,9 +340,11 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     settings = None
     if not Path(path).exists():
         settings = {key: (val if val is not None else DEFAULTS[key]) for key, val in wanted.items()}
+        from .codetokens import TOKENS_VERSION
         from .simhash import SIMHASH_VERSION
 
-        settings.update(hash_version=HASH_VERSION, simhash_version=SIMHASH_VERSION)
+        settings.update(hash_version=HASH_VERSION, simhash_version=SIMHASH_VERSION,
+                        code_tokens_version=TOKENS_VERSION)
     else:
         settings = {key: val for key, val in wanted.items() if val is not None}
     store = Store.open(path, read_only=read_only, create=create and not read_only, settings=settings)

@@ -77,6 +77,10 @@ def add(
             def on_file(path: str, size: int) -> None:
                 progress.update(task, advance=size, file=display_path(path)[-40:])
 
+            if idx.stale_code_tokens():
+                err.print("note: this index holds code tokenized by an older winnowdb; new code files may "
+                          "match it less well (remove and re-add the code, or rebuild the index)",
+                          markup=False, highlight=False)
             with progress:
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
                             language=language, on_start=on_start, on_file=on_file, jobs=jobs)
