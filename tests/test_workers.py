@@ -66,3 +66,13 @@ def test_stopping_with_large_results_in_flight_does_not_hang():
 def test_empty_task_list():
     with OrderedPool(_slow_square, 2) as pool:
         assert list(pool.imap([])) == []
+
+
+@pytest.mark.parametrize("context", ["fork", "forkserver", "spawn"])
+def test_every_start_method_works(context):
+    import multiprocessing
+
+    if context not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"{context} is not available on this platform")
+    with OrderedPool(_slow_square, 2, context=context) as pool:
+        assert list(pool.imap(range(20))) == [x * x for x in range(20)]

@@ -198,11 +198,10 @@ def _prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, con=None):
 
     # fork: workers start at once with everything imported. They only run _prepare (numpy,
     # re, file reads), never DuckDB, so DuckDB's threads in this process do not concern them.
-    # Where fork is unavailable, forkserver (with this module preloaded) is used.
-    if "fork" in mp.get_all_start_methods():
-        context = "fork"
-    else:
-        context = "forkserver"
+    # Where fork is unavailable, forkserver (with this module preloaded), else spawn.
+    methods = mp.get_all_start_methods()
+    context = next(m for m in ("fork", "forkserver", "spawn") if m in methods)
+    if context == "forkserver":
         mp.get_context(context).set_forkserver_preload([__name__])
     threads = con.execute("SELECT current_setting('threads')").fetchall()[0][0] if con is not None else None
     with OrderedPool(_prepare_task, min(jobs, len(tasks)), context=context) as pool:

@@ -27,9 +27,13 @@ class WorkerDied(RuntimeError):
     """A worker process ended without sending its result (killed, out of memory, ...)."""
 
 
+_MASKS = hasattr(signal, "pthread_sigmask")  # POSIX
+
+
 def _quiet_child() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if _MASKS:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         import ctypes
 
@@ -76,7 +80,7 @@ class OrderedPool:
         self.ahead = max(1, ahead)
         self._workers: list[tuple[Any, Any]] = []
         # SIGINT is blocked while forking, so no worker can be interrupted before it ignores it
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if _MASKS else None
         try:
             for _ in range(max(1, processes)):
                 mine, theirs = ctx.Pipe(duplex=True)
@@ -88,7 +92,8 @@ class OrderedPool:
             self.kill()
             raise
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            if _MASKS:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
     def imap(self, tasks: Iterable[Any]) -> Iterator[Any]:
         jobs = enumerate(tasks)
