@@ -20,6 +20,21 @@ from . import spark  # noqa: F401  (registers export, import, import-pairs, spar
 __all__ = ["app", "main"]
 
 
+def _reflow_help() -> None:
+    """Join the wrapped lines of each command's docstring into paragraphs, so ``--help`` wraps to
+    the terminal's width (this typer keeps single line breaks after the first paragraph)."""
+    import inspect
+
+    for info in app.registered_commands:
+        callback = info.callback
+        if callback is not None and callback.__doc__:
+            paragraphs = inspect.cleandoc(callback.__doc__).split("\n\n")
+            callback.__doc__ = "\n\n".join(" ".join(p.split()) for p in paragraphs)
+
+
+_reflow_help()
+
+
 def main() -> None:
     """Console-script entry point.
 
