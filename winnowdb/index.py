@@ -324,13 +324,18 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     for name, val in (("k", k), ("w", w), ("code_k", code_k), ("code_w", code_w)):
         if val is not None and int(val) < 1:
             raise WinnowError(f"{name} must be a positive whole number, not {val}")
-    from .fingerprint import HASH_VERSION, SELECTIONS
-    from .indexer import NORMALIZERS
+    # the fingerprinting modules (and numpy) are imported only when an index is made or settings
+    # are given: opening an index to read it stays light
+    if normalizer is not None:
+        from .indexer import NORMALIZERS
 
-    if normalizer is not None and normalizer not in NORMALIZERS:
-        raise WinnowError(f"unknown normalizer {normalizer!r} (choose from {', '.join(NORMALIZERS)})")
-    if selection is not None and selection not in SELECTIONS:
-        raise WinnowError(f"unknown selection {selection!r} (choose from {', '.join(SELECTIONS)})")
+        if normalizer not in NORMALIZERS:
+            raise WinnowError(f"unknown normalizer {normalizer!r} (choose from {', '.join(NORMALIZERS)})")
+    if selection is not None:
+        from .fingerprint import SELECTIONS
+
+        if selection not in SELECTIONS:
+            raise WinnowError(f"unknown selection {selection!r} (choose from {', '.join(SELECTIONS)})")
     if mod_m is not None and int(mod_m) < 1:
         raise WinnowError(f"mod_m must be a positive whole number, not {mod_m}")
     if selection == "mod" and mod_m is None:
@@ -341,6 +346,7 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     if not Path(path).exists():
         settings = {key: (val if val is not None else DEFAULTS[key]) for key, val in wanted.items()}
         from .codetokens import TOKENS_VERSION
+        from .fingerprint import HASH_VERSION
         from .simhash import SIMHASH_VERSION
 
         settings.update(hash_version=HASH_VERSION, simhash_version=SIMHASH_VERSION,
