@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import duckdb
 
-__all__ = ["deferred_interrupt", "interrupts_allowed", "is_interrupt"]
+__all__ = ["deferred_interrupt", "interrupts_allowed", "interrupts_ignored", "is_interrupt"]
 
 
 def is_interrupt(exc: BaseException) -> bool:
@@ -78,3 +78,21 @@ def interrupts_allowed():
         yield
     finally:
         signal.signal(signal.SIGINT, held)
+
+
+@contextmanager
+def interrupts_ignored():
+    """Ignore Ctrl-C for a block: for tidying up work that is already done and saved (closing the
+    index after an ``add``), where stopping could only turn a success into an error."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is None:  # set from outside Python: leave it alone
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

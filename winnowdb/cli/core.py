@@ -84,6 +84,11 @@ def add(
             with progress:
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
                             language=language, on_start=on_start, on_file=on_file, jobs=jobs)
+            if not s.interrupted:
+                from ..interrupts import interrupts_ignored
+
+                with interrupts_ignored():  # everything is committed: a late Ctrl-C changes nothing
+                    idx.close()
             missing = [x for x in s.skipped if x.reason == "no such file or directory"]
             for x in s.skipped[:20]:
                 err.print(f"skipped {display_path(x.path)}: {x.reason}", markup=False, highlight=False)
