@@ -9,6 +9,7 @@ restate the parts of it the tests check.
 """
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
 
@@ -101,3 +102,40 @@ def cli(monkeypatch):
         return runner.invoke(app, [str(a) for a in args])
 
     return run
+
+
+# ------------------------------------------------------------------ helpers shared by test files
+
+def ok(result):
+    """The result of a CLI command (CliRunner) that must succeed."""
+    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
+    return result
+
+
+def one_line_error(result, *needles):
+    """A failed command: non-zero exit, one line on stderr, no traceback, nothing on stdout."""
+    assert result.exit_code != 0, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    err = result.stderr.strip()
+    assert len(err.splitlines()) == 1, f"error message is not one line:\n{err}"
+    assert err.startswith("error:"), err
+    for needle in needles:
+        assert needle in err, err
+    assert result.stdout.strip() == ""
+    return err
+
+
+def _vocab(seed: int = 0, n: int = 3000) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9))) for _ in range(n)]
+
+
+#: a fixed random vocabulary of 3,000 made-up words
+VOCAB = _vocab()
+
+
+def random_words(seed: int, n: int) -> list[str]:
+    """``n`` words drawn from ``VOCAB``, the same for the same seed."""
+    rng = random.Random(seed)
+    return [rng.choice(VOCAB) for _ in range(n)]

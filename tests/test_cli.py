@@ -16,30 +16,10 @@ from typer.testing import CliRunner
 
 from winnowdb.cli import app
 
-from conftest import BOILERPLATE_ESSAYS, PLANTED, pair_key
+from conftest import BOILERPLATE_ESSAYS, PLANTED, ok, one_line_error, pair_key
 
 QUERY_FIELDS = ["path", "shared", "containment", "contained", "resemblance"]
 PAIR_FIELDS = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]
-
-
-def ok(result):
-    """The result of a command that must succeed."""
-    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
-    return result
-
-
-def one_line_error(result, *needles):
-    """A failed command: non-zero exit, one line on stderr, no traceback, nothing on stdout."""
-    assert result.exit_code != 0, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    err = result.stderr.strip()
-    assert len(err.splitlines()) == 1, f"error message is not one line:\n{err}"
-    assert err.startswith("error:"), err
-    for needle in needles:
-        assert needle in err, err
-    assert result.stdout.strip() == ""
-    return err
 
 
 def summary(result) -> str:

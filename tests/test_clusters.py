@@ -3,7 +3,6 @@ clusters table, the CLI, and the portability rules of the SQL files. Real files,
 from __future__ import annotations
 
 import json
-import random
 import re
 from pathlib import Path
 
@@ -17,18 +16,10 @@ from winnowdb.clusters import cluster, connected_components
 from winnowdb.errors import WinnowError
 from winnowdb.sqlfiles import sql_dir
 
-
-def _vocab(seed: int = 0, n: int = 3000) -> list[str]:
-    rng = random.Random(seed)
-    return ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9))) for _ in range(n)]
+from conftest import random_words
 
 
-VOCAB = _vocab()
-
-
-def _words(seed: int, n: int) -> list[str]:
-    rng = random.Random(seed)
-    return [rng.choice(VOCAB) for _ in range(n)]
+_words = random_words
 
 
 def _replace_span(words: list[str], start: int, length: int, seed: int) -> list[str]:

@@ -9,29 +9,10 @@ from pathlib import Path
 
 import pytest
 
-
-def pair_key(a: str, b: str, root: Path) -> frozenset:
-    """A pair of indexed paths as a set of names relative to ``root``."""
-    return frozenset(Path(p).resolve().relative_to(root).as_posix() for p in (a, b))
+from conftest import ok, one_line_error, pair_key
 
 
 PAIR_FIELDS = ["a", "b", "distance", "simhash_a", "simhash_b"]
-
-
-def ok(result):
-    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
-    return result
-
-
-def one_line_error(result, *needles):
-    assert result.exit_code != 0, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    err = result.stderr.strip()
-    assert len(err.splitlines()) == 1, f"error message is not one line:\n{err}"
-    assert err.startswith("error:"), err
-    for needle in needles:
-        assert needle in err, err
 
 
 def test_near_dups_json(cli, index_db, corpus):

@@ -14,18 +14,10 @@ from winnowdb.fingerprint import kgram_hashes
 from winnowdb.normalize import normalize_words
 from winnowdb.sketches import document_sketches, pair_estimates, super_shingle_candidates
 
-
-def _vocab(seed: int = 0, n: int = 3000) -> list[str]:
-    rng = random.Random(seed)
-    return ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9))) for _ in range(n)]
+from conftest import VOCAB, random_words
 
 
-VOCAB = _vocab()
-
-
-def _words(seed: int, n: int) -> list[str]:
-    rng = random.Random(seed)
-    return [rng.choice(VOCAB) for _ in range(n)]
+_words = random_words
 
 
 def _mutate(words: list[str], seed: int, edits: int) -> list[str]:
