@@ -3,7 +3,7 @@
 
 usage:
     python bench/quality.py [--datasets clough,irplag] [--k K] [--w W] [--max-df DF]
-                            [--normalizer NAME] [--peers] [--eval-root DIR]
+                            [--normalizer NAME] [--peers] [--salts N] [--eval-root DIR]
                             [--scores-dir DIR] [--out FILE]
 
 For each labelled dataset (EVAL_ROOT/<name>/ with docs/ and truth.csv, see
@@ -22,6 +22,10 @@ For each labelled dataset (EVAL_ROOT/<name>/ with docs/ and truth.csv, see
 4. computes the metrics with the shared /work/shared/peers/evaluate.py (imported by path, not
    modified) and writes a markdown report (default bench/results/quality.md) with the date,
    machine, command, winnowdb settings, the metrics table per dataset and the timings.
+
+--salts N re-runs winnowdb under N hash salts (salt 0 is the shipped hash) and reports each
+metric's mean, spread and how often it beats each peer: on ~100 labelled pairs, which k-grams one
+hash happens to select moves AUC by about +-0.005, as much as the differences between tools.
 
 Settings sweeps: --k/--w/--max-df/--normalizer are passed to winnowdb (omitted = winnowdb's
 defaults); use --out to keep each sweep point's report.
@@ -259,6 +263,82 @@ def run_winnowdb(winnowdb, docs: Path, truth: list[dict], scores_dir: Path, name
     }
 
 
+# ----------------------------------------------------------------------------- hash salts
+
+@contextlib.contextmanager
+def hash_salt(i: int):
+    """winnowdb with its k-gram hash salted differently (i = 0: the shipped hash).
+
+    Which k-grams winnowing keeps depends on the hash; on a small labelled set the scores of weak
+    pairs, and so AUC and F1, move with it. Re-running under other salts shows how much of a
+    difference between tools is the luck of one hash function. Bench-only: winnowdb itself always
+    uses its fixed salts (the index would not be comparable otherwise).
+    """
+    from winnowdb import indexer
+
+    saved = dict(indexer._SALT)
+    mix = (i * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    indexer._SALT.update({family: value ^ mix for family, value in saved.items()})
+    try:
+        yield
+    finally:
+        indexer._SALT.update(saved)
+
+
+def score_array(path: Path, truth: list[dict]):
+    import numpy as np
+
+    sc = {}
+    with open(path, newline="") as fh:
+        for r in csv.DictReader(fh):
+            sc[(r["doc_a"], r["doc_b"])] = float(r["score"])
+    return np.array([sc.get((t["doc_a"], t["doc_b"]), sc.get((t["doc_b"], t["doc_a"]), 0.0)) for t in truth])
+
+
+def headline(evaluate, truth: list[dict], scores) -> tuple[float, float, float]:
+    """(AUC annotated, AUC all, best F1), computed with evaluate.py's own functions."""
+    import numpy as np
+
+    y = np.array([int(t["label"]) for t in truth])
+    ann = np.array([t["basis"] == "annotated" for t in truth])
+    f1 = float(evaluate.sweep(scores, y)[3].max())
+    return evaluate.auc(scores[ann], y[ann]), evaluate.auc(scores, y), f1
+
+
+def salt_spread(winnowdb, evaluate, docs: Path, truth: list[dict], name: str, args,
+                peer_csvs: dict[str, Path]) -> list[str]:
+    """Markdown: each winnowdb score's metrics over ``args.salts`` hash salts, next to the peers."""
+    import numpy as np
+
+    runs = {s: [] for s in WINNOWDB_SCORES}
+    with tempfile.TemporaryDirectory(prefix="winnowdb-salts-") as tmp:
+        for i in range(args.salts):
+            with hash_salt(i):
+                wdb = run_winnowdb(winnowdb, docs, truth, Path(tmp), name, args)
+            for s in WINNOWDB_SCORES:
+                runs[s].append(headline(evaluate, truth, score_array(wdb["csvs"][f"winnowdb {s}"], truth)))
+    peers = {p: headline(evaluate, truth, score_array(path, truth)) for p, path in peer_csvs.items()}
+    fmt = lambda col: f"{col.mean():.3f} ± {col.std():.3f} [{col.min():.3f}, {col.max():.3f}]"
+    head = "| winnowdb score | AUC annotated | AUC all | best F1 |"
+    rule = "|---|---|---|---|"
+    for p in peers:
+        head += f" salts above {p}: AUC ann. / F1 |"
+        rule += "---|"
+    lines = [f"Over {args.salts} hash salts (salt 0 is the shipped hash, the table above): "
+             "mean ± sd [min, max].", "", head, rule]
+    for s, rs in runs.items():
+        m = np.array(rs)
+        row = f"| {s} | {fmt(m[:, 0])} | {fmt(m[:, 1])} | {fmt(m[:, 2])} |"
+        for auc_p, _, f1_p in peers.values():
+            row += f" {np.mean(m[:, 0] > auc_p):.0%} / {np.mean(m[:, 2] > f1_p):.0%} |"
+        lines.append(row)
+    if peers:
+        lines += ["", "Peers (one run; their hashes are fixed): " + "; ".join(
+            f"{p} {a:.3f} / {b:.3f} / {f:.3f}" for p, (a, b, f) in peers.items())
+            + " (AUC annotated / AUC all / best F1)."]
+    return lines
+
+
 # ----------------------------------------------------------------------------- peers
 
 def run_peer(cmd: list[str], env: dict | None = None) -> dict:
@@ -371,6 +451,8 @@ def render(sections: list[dict], args, settings: dict, mach: dict, version: str,
         lines += [f"## {s['name']}", "",
                   f"{s['n_docs']} docs, {s['n_pairs']} labelled pairs ({s['counts']}).", ""]
         lines += [s["table"], ""]
+        if s["spread"]:
+            lines += s["spread"] + [""]
         lines += ["| scorer | wall time | detail |", "|---|---|---|"]
         for t in s["timings"]:
             lines.append(f"| {t['scorer']} | {t['wall_s']:.2f} s | {t['detail']} |")
@@ -399,6 +481,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--normalizer", default=None, help="winnowdb normalizer (default: winnowdb's)")
     ap.add_argument("--peers", action="store_true",
                     help="also score with copydetect and Dolos (needs bench/peers/setup.sh)")
+    ap.add_argument("--salts", type=int, default=0,
+                    help="also run winnowdb under this many hash salts (0 = the shipped one) and "
+                         "report the spread of each metric: how much of a difference is one hash's luck")
     ap.add_argument("--shared-peers", type=Path, default=DEFAULT_SHARED_PEERS,
                     help="folder with evaluate.py and the peer scorers (default: %(default)s)")
     ap.add_argument("--scores-dir", type=Path, default=DEFAULT_SCORES_DIR,
@@ -469,8 +554,14 @@ def main(argv: list[str] | None = None) -> int:
 
         table = metrics_table(evaluate, root, csvs)
         print(f"\n## {name}\n{table}\n", flush=True)
+        spread = []
+        if args.salts > 1:
+            log(f"  winnowdb under {args.salts} hash salts ...")
+            spread = salt_spread(winnowdb, evaluate, docs, truth, name, args,
+                                 {n: p for n, p in csvs.items() if not n.startswith("winnowdb")})
+            print("\n".join(spread) + "\n", flush=True)
         sections.append({"name": name, "n_docs": len(files), "n_pairs": len(truth),
-                         "counts": truth_counts(truth), "table": table,
+                         "counts": truth_counts(truth), "table": table, "spread": spread,
                          "timings": timings, "notes": notes})
 
     version = getattr(winnowdb, "__version__", "unknown")
