@@ -69,15 +69,12 @@ class SegmentStats:
     @property
     def simhash(self) -> int:
         """``simhash.document_simhash`` of the whole document."""
-        from .simhash import _SALT, simhash64
+        from .simhash import feature_hashes, simhash64, simhash_from_votes
 
-        if self._features == 0:
+        if self._features == 0:  # fewer units than one feature: the whole text is the feature
             units = np.concatenate(self._short) if self._short else np.empty(0, np.uint64)
-            if units.shape[0] == 0:
-                return 0
-            return simhash64(kgram_hashes(units, units.shape[0], salt=_SALT))
-        bits = (2 * self._ones - self._features) > 0
-        return int(np.packbits(bits, bitorder="little").view("<i8")[0])
+            return simhash64(feature_hashes(units))
+        return simhash_from_votes(self._ones, self._features)
 
 
 def _family(settings: dict[str, str], path: str | None, language: str | None) -> str | None:
@@ -140,19 +137,15 @@ def _sync_window(h: np.ndarray, t: int, w: int) -> int | None:
 
 def _add_simhash_features(stats: SegmentStats, carry: np.ndarray, units: np.ndarray) -> np.ndarray:
     """Count the simhash features (4-grams of text units) that end in ``units``; new carry."""
-    from .fingerprint import _splitmix64
-    from .simhash import _BITS, _SALT, FEATURE_GRAM
+    from .simhash import FEATURE_GRAM, bit_votes, feature_hashes
 
     seq = np.concatenate((carry, units)) if carry.shape[0] else units
     if seq.shape[0] < FEATURE_GRAM:
         stats._short = [seq]
         return seq
     stats._short = []
-    feats = kgram_hashes(seq, FEATURE_GRAM, salt=_SALT)
-    mixed = _splitmix64(np.ascontiguousarray(feats).view(np.uint64)).astype("<u8", copy=False)
-    octets = mixed.view(np.uint8).reshape(-1, 8)
-    for j in range(8):
-        stats._ones[8 * j: 8 * j + 8] += np.bincount(octets[:, j], minlength=256).astype(np.int64) @ _BITS
+    feats = feature_hashes(seq)  # every 4-gram ending in units (the carry starts the first ones)
+    stats._ones += bit_votes(feats)
     stats._features += int(feats.shape[0])
     return seq[-(FEATURE_GRAM - 1):].copy()
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["simhash64", "document_simhash", "feature_hashes", "hamming", "hamming_many",
+__all__ = ["simhash64", "bit_votes", "simhash_from_votes", "document_simhash", "feature_hashes", "hamming", "hamming_many",
            "FEATURE_GRAM", "SIMHASH_VERSION"]
 
 #: length of the character n-grams that are the simhash features
@@ -47,26 +47,42 @@ def simhash64(features: np.ndarray, weights: np.ndarray | None = None) -> int:
     n = int(features.shape[0])
     if n == 0:
         return 0
-    from .fingerprint import _splitmix64
-
-    mixed = _splitmix64(np.ascontiguousarray(features).view(np.uint64)).astype("<u8", copy=False)
-    octets = mixed.view(np.uint8).reshape(n, 8)
     if weights is None:
-        w = None
         total = n
     else:
-        w = np.asarray(weights, dtype=np.int64)
-        if w.shape[0] != n:
+        weights = np.asarray(weights, dtype=np.int64)
+        if weights.shape[0] != n:
             raise ValueError("one weight per feature")
-        if n and int(w.min()) < 0:
+        if n and int(weights.min()) < 0:
             raise ValueError("weights must not be negative")
-        total = int(w.sum())
+        total = int(weights.sum())
+    return simhash_from_votes(bit_votes(features, weights), total)
+
+
+def bit_votes(features: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """For each of the 64 bits, the (weighted) number of features whose re-mixed hash has it set.
+
+    Votes add up: the votes of a document's pieces sum to the document's votes, which is how a
+    huge document's simhash is computed piece by piece (``segmented``).
+    """
+    from .fingerprint import _splitmix64
+
+    features = np.asarray(features)
+    n = int(features.shape[0])
+    mixed = _splitmix64(np.ascontiguousarray(features).view(np.uint64)).astype("<u8", copy=False)
+    octets = mixed.view(np.uint8).reshape(n, 8)
     ones = np.empty(64, dtype=np.int64)
     for j in range(8):
         # histogram of byte j over all features (weighted), then bit counts of that byte's 8 bits
-        hist = np.bincount(octets[:, j], weights=w, minlength=256)
+        hist = np.bincount(octets[:, j], weights=weights, minlength=256)
         ones[8 * j: 8 * j + 8] = np.rint(hist).astype(np.int64) @ _BITS
-    bits = (2 * ones - total) > 0
+    return ones
+
+
+def simhash_from_votes(ones: np.ndarray, total: int) -> int:
+    """The simhash (signed 64-bit) given each bit's votes out of ``total``: a bit is 1 when more
+    than half the (weighted) features have it; a tie gives 0."""
+    bits = (2 * np.asarray(ones, dtype=np.int64) - total) > 0
     return int(np.packbits(bits, bitorder="little").view("<i8")[0])
 
 
