@@ -13,6 +13,9 @@ against the code's own definitions:
 * no fingerprints or texts belong to no document;
 * every stored value can be read (DuckDB verifies block checksums as it reads).
 
+Not a problem, but reported as a note: code fingerprinted by an older code tokenizer (new code
+matches it less well until ``winnowdb upgrade`` fingerprints it again).
+
 ``check_index`` returns a ``CheckReport``; the CLI prints it and exits 1 when there are problems.
 """
 from __future__ import annotations
@@ -75,6 +78,7 @@ class CheckReport:
     problems: list[Problem] = field(default_factory=list)
     totals: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # advice that does not make the index unhealthy
 
     @property
     def ok(self) -> bool:
@@ -87,7 +91,7 @@ class CheckReport:
 
     def to_dict(self) -> dict:
         return {"index": self.path, "ok": self.ok, "checks": self.checks, "totals": self.totals,
-                "problems": [{"check": p.check, "count": p.count, "examples": p.examples}
+                "notes": self.notes, "problems": [{"check": p.check, "count": p.count, "examples": p.examples}
                              for p in self.problems]}
 
 
@@ -213,12 +217,31 @@ def check_index(path: str | os.PathLike) -> CheckReport:
             report.totals = dict(zip(cols, cur.fetchall()[0]))
         except duckdb.Error as exc:
             report.add("storage", [f"cannot read the stored data: {_first_line(exc)}"])
+        _note_old_code_tokens(report, con, settings)
         return report
     except duckdb.Error as exc:
         report.add("storage", [f"cannot read the index: {_first_line(exc)}"])
         return report
     finally:
         con.close()
+
+
+def _note_old_code_tokens(report: CheckReport, con, settings: dict[str, str]) -> None:
+    import duckdb
+
+    from .codetokens import TOKENS_VERSION
+
+    if settings.get("code_tokens_version") == TOKENS_VERSION:
+        return
+    try:
+        n = con.execute("SELECT COUNT(*) FROM documents WHERE normalizer LIKE 'code:%'").fetchall()[0][0]
+    except duckdb.Error:
+        return
+    if n:
+        old = settings.get("code_tokens_version", "the first code tokenizer")
+        report.notes.append(f"{n} code document{'s were' if n != 1 else ' was'} fingerprinted by an older "
+                            f"code tokenizer ({old}; this winnowdb has {TOKENS_VERSION}): new code matches "
+                            "it less well until `winnowdb upgrade` fingerprints it again")
 
 
 def _first_line(exc: Exception) -> str:

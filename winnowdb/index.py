@@ -111,13 +111,17 @@ class Index:
     def stale_code_tokens(self) -> bool:
         """Whether the index holds code fingerprinted by an older code tokenizer than this one
         (an index made before ``code_tokens_version`` existed counts as older): new code files
-        may then match the stored ones less well. Removing and re-adding the code fixes it."""
-        from .codetokens import TOKENS_VERSION
+        may then match the stored ones less well. ``upgrade_code_tokens`` fixes it."""
+        from .retokenize import stale_code_documents
 
-        if self.store.settings.get("code_tokens_version") == TOKENS_VERSION:
-            return False
-        return bool(self.store.con.execute(
-            "SELECT COUNT(*) FROM documents WHERE normalizer LIKE 'code:%'").fetchall()[0][0])
+        return stale_code_documents(self.store) > 0
+
+    def upgrade_code_tokens(self) -> int:
+        """Fingerprint code from an older tokenizer again, from the stored texts (``winnowdb
+        upgrade``); returns how many documents were redone (0 when none were stale)."""
+        from .retokenize import retokenize_code, stale_code_documents
+
+        return retokenize_code(self.store) if stale_code_documents(self.store) else 0
 
     def remove(self, paths: list[str | os.PathLike]) -> list[str]:
         """Remove documents by path (a directory removes everything indexed under it)."""

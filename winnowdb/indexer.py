@@ -96,6 +96,11 @@ def fingerprint_source(text: str, settings: dict[str, str], *, path: str | None 
     return name, norm, fps
 
 
+def normalized_hash(norm) -> str:
+    """The ``normalized_hash`` of a document: equal for lexically-equivalent documents."""
+    return hashlib.blake2b(norm.units.tobytes(), digest_size=16).hexdigest()
+
+
 def _submission_of(path: Path, root: Path | None, depth: int | None) -> str:
     if depth is None or root is None:
         return str(path)
@@ -159,7 +164,7 @@ def _prepare(path: str, settings: dict[str, str], language: str | None, boilerpl
     except ValueError as exc:
         return _Prepared(path, "skipped", skipped=Skipped(path, str(exc).split(": ", 1)[-1]))
     return _Prepared(path, "ok", src=src, normalizer=normalizer,
-                     normalized_hash=hashlib.blake2b(norm.units.tobytes(), digest_size=16).hexdigest(),
+                     normalized_hash=normalized_hash(norm),
                      units=len(norm), fps=fps,
                      simhash=document_simhash(src.text, norm if normalizer == "text" else None))
 

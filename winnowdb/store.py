@@ -459,6 +459,13 @@ class Store:
             "DELETE FROM document_texts WHERE doc IN (SELECT doc FROM _gone)",
             "DELETE FROM documents WHERE doc IN (SELECT doc FROM _gone)"])
 
+    def set_setting(self, key: str, value: str) -> None:
+        """Store one setting (replacing its value) in one transaction."""
+        with self._transaction() as con:
+            con.execute("DELETE FROM settings WHERE key = ?", [key])
+            con.execute("INSERT INTO settings VALUES (?, ?)", [key, str(value)])
+        self.settings = self._read_settings()
+
     def remove_docs(self, docs: list[int]) -> None:
         """Delete documents (and their texts and fingerprints) in one transaction."""
         if not docs:

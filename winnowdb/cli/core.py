@@ -79,7 +79,7 @@ def add(
 
             if idx.stale_code_tokens():
                 err.print("note: this index holds code tokenized by an older winnowdb; new code files may "
-                          "match it less well (remove and re-add the code, or rebuild the index)",
+                          "match it less well until `winnowdb upgrade` fingerprints it again",
                           markup=False, highlight=False)
             with progress:
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,

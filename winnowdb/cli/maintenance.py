@@ -1,4 +1,4 @@
-"""Maintenance commands: check (integrity), upgrade (schema)."""
+"""Maintenance commands: check (integrity), upgrade (schema, and code from an older tokenizer)."""
 from __future__ import annotations
 
 from typing import Optional
@@ -21,7 +21,8 @@ def check(db: Optional[str] = DbOption, fmt: Format = FormatOption) -> None:
     Checks the tables, settings and schema version; that no document id or path is stored twice;
     that every document's fingerprint count matches its rows and its text is stored; that no
     fingerprints or texts are orphaned; and reads every stored value once. Exit status 0 when
-    healthy, 1 with a report of each problem, 2 when the file cannot be opened as an index.
+    healthy, 1 with a report of each problem, 2 when the file cannot be opened as an index. Code
+    fingerprinted by an older code tokenizer is mentioned in a note (`winnowdb upgrade` redoes it).
     """
     from ..check import check_index
     from ..report import display_path
@@ -57,24 +58,61 @@ def check(db: Optional[str] = DbOption, fmt: Format = FormatOption) -> None:
             for p in report.problems:
                 for line in p.lines():
                     err.print("  " + line, markup=False)
+        for note in report.notes:
+            _console(stderr=True).print(f"note: {note}", markup=False, soft_wrap=True)
     if not report.ok:
         raise typer.Exit(1)
 
 
 @app.command()
 def upgrade(db: Optional[str] = DbOption) -> None:
-    """Upgrade an index made by an older winnowdb to this version's schema, in place.
+    """Upgrade an index made by an older winnowdb to this version, in place.
 
-    The upgrade runs in one transaction: it completes or leaves the index as it was.
+    The schema upgrade runs in one transaction: it completes or leaves the index as it was. Code
+    fingerprinted by an older code tokenizer is then fingerprinted again from the texts the index
+    keeps (the original files are not needed), so new code matches it as well as code added
+    today. That runs in committed batches: if interrupted, run upgrade again to finish.
     """
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ..codetokens import TOKENS_VERSION
+    from ..retokenize import retokenize_code, stale_code_documents
     from ..store import SCHEMA_VERSION, Store
 
     path = _db_path(db)
+    out, err = _console(), _console(stderr=True)
     with _Guard():
         with Store.open(path, create=False) as store:
             before = store.upgraded_from
-    if before is None:
-        msg = f"{path} already has the current schema (version {SCHEMA_VERSION}); nothing to do"
-    else:
-        msg = f"{path} upgraded from schema version {before} to {SCHEMA_VERSION}"
-    _console().print(msg, markup=False, soft_wrap=True)
+            stale = stale_code_documents(store)
+            if before is not None:
+                out.print(f"{path} upgraded from schema version {before} to {SCHEMA_VERSION}",
+                          markup=False, soft_wrap=True)
+            if stale:
+                old = store.settings.get("code_tokens_version", "the first code tokenizer")
+                progress = Progress(TextColumn("[bold]re-tokenizing code"), BarColumn(),
+                                    TextColumn("{task.completed:.0f}/{task.total:.0f} characters"),
+                                    TimeRemainingColumn(), console=err, transient=True,
+                                    disable=not err.is_terminal)
+                task = None
+
+                def on_start(docs: int, chars: int) -> None:
+                    nonlocal task
+                    task = progress.add_task("retokenize", total=max(chars, 1))
+
+                def on_doc(doc_path: str, chars: int) -> None:
+                    progress.update(task, advance=chars)
+
+                try:
+                    with progress:
+                        n = retokenize_code(store, on_start=on_start, on_doc=on_doc)
+                except KeyboardInterrupt:
+                    err.print("interrupted: the code documents re-tokenized so far are saved; run "
+                              "upgrade again to finish", markup=False)
+                    raise typer.Exit(130)
+                out.print(f"{path}: {n} code document{'s' if n != 1 else ''} fingerprinted again with "
+                          f"this winnowdb's code tokenizer ({old} -> {TOKENS_VERSION})",
+                          markup=False, soft_wrap=True)
+    if before is None and not stale:
+        out.print(f"{path} already has the current schema (version {SCHEMA_VERSION}) and no code from an "
+                  "older tokenizer; nothing to do", markup=False, soft_wrap=True)

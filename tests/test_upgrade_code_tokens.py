@@ -1,0 +1,176 @@
+"""`winnowdb upgrade` fingerprints code from an older code tokenizer again, from the stored texts.
+
+An index records the code tokenizer version (codetokens.TOKENS_VERSION) its code was tokenized
+with. There is no older tokenizer to run here, so an "old" index is made the way an old one
+differs: the version setting is absent (indexes made before it existed) and every code
+document's stored hashes are not what today's tokenizer gives (each hash is scrambled, as a
+different token stream would scramble it). Text documents are left as they are.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+import winnowdb
+from winnowdb import retokenize
+from winnowdb.codetokens import TOKENS_VERSION
+
+from conftest import ok
+
+DATA = Path(__file__).resolve().parent / "data" / "code"
+ESSAY = Path(__file__).resolve().parents[1] / "sample_corpus" / "essays" / "tides.txt"
+
+
+def _age(db: Path) -> None:
+    """Make ``db`` look like an index whose code an older tokenizer fingerprinted."""
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("DELETE FROM settings WHERE key = 'code_tokens_version'")
+        con.execute("UPDATE fingerprints SET hash = xor(hash, 6148914691236517205) WHERE doc IN "
+                    "(SELECT doc FROM documents WHERE normalizer LIKE 'code:%')")
+    finally:
+        con.close()
+
+
+def _rows(db: Path) -> dict[str, dict]:
+    """path -> its document row (without doc id) and its fingerprints, for comparing indexes."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        out = {}
+        cols = ["path", "submission", "label", "kind", "normalizer", "content_hash", "normalized_hash",
+                "encoding", "bytes", "chars", "units", "fingerprints", "simhash"]
+        for row in con.execute(f"SELECT doc, {', '.join(cols)}, added_at FROM documents").fetchall():
+            fps = con.execute("SELECT hash, pos, start_offset, end_offset FROM fingerprints WHERE doc = ? "
+                              "ORDER BY pos, hash", [row[0]]).fetchall()
+            text = con.execute("SELECT text FROM document_texts WHERE doc = ?", [row[0]]).fetchall()
+            out[row[1]] = {"doc": row[0], "row": dict(zip(cols, row[1:-1])), "added_at": row[-1],
+                           "fingerprints": fps, "text": text}
+        return out
+    finally:
+        con.close()
+
+
+@pytest.fixture
+def years(tmp_path) -> Path:
+    """old/ (last year: the code files and an essay) and new/ (this year: a copy of one file)."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    for f in DATA.iterdir():
+        shutil.copy(f, old / f.name)
+    shutil.copy(ESSAY, old / "tides.txt")
+    shutil.copy(DATA / "BankAccount.java", new / "Account.java")
+    return tmp_path
+
+
+def test_upgrade_refingerprints_old_code_so_new_copies_match_again(years, tmp_path, cli):
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", years / "old", "--label", "2025", "--db", db))
+    fresh = _rows(db)  # what today's tokenizer stores
+    _age(db)
+    aged = _rows(db)
+    assert any(aged[p]["fingerprints"] != fresh[p]["fingerprints"] for p in aged)
+
+    r = ok(cli("check", "--db", db))  # healthy, with a note
+    assert r.stdout.startswith("ok:")
+    assert "7 code documents were fingerprinted by an older code tokenizer" in r.stderr
+    assert "winnowdb upgrade" in r.stderr
+
+    r = ok(cli("add", years / "new", "--label", "2026", "--db", db))
+    assert "note: this index holds code tokenized by an older winnowdb" in r.stderr
+    assert "winnowdb upgrade" in r.stderr
+    original, copy = str((years / "old" / "BankAccount.java").resolve()), str((years / "new" / "Account.java").resolve())
+    pairs = winnowdb.open(db, read_only=True)
+    try:
+        before = pairs.pairs(top=0, new_label="2026")
+    finally:
+        pairs.close()
+    assert not [p for p in before if {p["a"], p["b"]} == {original, copy}]  # the copy is missed
+
+    r = ok(cli("upgrade", "--db", db))  # all code is redone: the 7 old files and this year's copy
+    assert f"8 code documents fingerprinted again with this winnowdb's code tokenizer " \
+           f"(the first code tokenizer -> {TOKENS_VERSION})" in r.stdout
+
+    with winnowdb.open(db, read_only=True) as idx:
+        after = idx.pairs(top=0, new_label="2026")
+        assert not idx.stale_code_tokens()
+        assert idx.settings["code_tokens_version"] == TOKENS_VERSION
+    hit = [p for p in after if {p["a"], p["b"]} == {original, copy}]
+    assert len(hit) == 1 and hit[0]["containment_a"] == 1.0 and hit[0]["containment_b"] == 1.0, after
+
+    upgraded = _rows(db)
+    for path, was in fresh.items():
+        now = upgraded[path]
+        assert now["row"] == was["row"] and now["fingerprints"] == was["fingerprints"], path
+        assert now["added_at"] == was["added_at"] and now["text"] == was["text"], path
+        if was["row"]["normalizer"] == "text":  # text was not touched at all
+            assert now["doc"] == aged[path]["doc"]
+
+    r = ok(cli("check", "--db", db))
+    assert r.stdout.startswith("ok:") and "note:" not in r.stderr
+    r = ok(cli("upgrade", "--db", db))
+    assert "nothing to do" in r.stdout
+
+
+def test_boilerplate_code_keeps_every_kgram(years, tmp_path):
+    db = tmp_path / "index.duckdb"
+    with winnowdb.open(db) as idx:
+        idx.add([years / "old" / "maze.py"], boilerplate=True)
+        idx.add([years / "old" / "inventory.py"])
+    fresh = _rows(db)
+    _age(db)
+    with winnowdb.open(db) as idx:
+        assert idx.stale_code_tokens()
+        assert idx.upgrade_code_tokens() == 2
+        assert idx.upgrade_code_tokens() == 0  # nothing left to do
+    upgraded = _rows(db)
+    assert {p: v["fingerprints"] for p, v in upgraded.items()} == {p: v["fingerprints"] for p, v in fresh.items()}
+    maze = upgraded[str((years / "old" / "maze.py").resolve())]
+    assert maze["row"]["kind"] == "boilerplate"
+    assert maze["row"]["fingerprints"] == maze["row"]["units"] - 12 + 1  # every k-gram (code_k = 12)
+
+
+def test_an_interrupted_upgrade_keeps_what_it_did_and_finishes_when_run_again(years, tmp_path, monkeypatch):
+    db = tmp_path / "index.duckdb"
+    with winnowdb.open(db) as idx:
+        idx.add([years / "old"])
+    fresh = _rows(db)
+    _age(db)
+    monkeypatch.setattr(retokenize, "BATCH_DOCS", 2)
+    seen = []
+
+    def stop_at_the_third(path: str, chars: int) -> None:
+        seen.append(path)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    store = winnowdb.open(db).store
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            retokenize.retokenize_code(store, on_doc=stop_at_the_third)
+    finally:
+        store.close()
+    partial = _rows(db)
+    redone = [p for p in fresh if partial[p]["fingerprints"] == fresh[p]["fingerprints"]
+              and fresh[p]["row"]["normalizer"] != "text"]
+    assert sorted(redone) == sorted(seen[:2])  # the first batch was committed, the second was not
+    with winnowdb.open(db) as idx:
+        assert idx.stale_code_tokens()  # the version is recorded only at the end
+        assert idx.upgrade_code_tokens() == 7
+    assert {p: v["fingerprints"] for p, v in _rows(db).items()} == {p: v["fingerprints"] for p, v in fresh.items()}
+    report = __import__("winnowdb.check", fromlist=["check_index"]).check_index(db)
+    assert report.ok and not report.notes
+
+
+def test_an_index_without_code_needs_no_upgrade(tmp_path, cli):
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", ESSAY, "--db", db))
+    con = duckdb.connect(str(db))
+    con.execute("DELETE FROM settings WHERE key = 'code_tokens_version'")  # an index from before it existed
+    con.close()
+    r = ok(cli("check", "--db", db))
+    assert "note:" not in r.stderr
+    assert "nothing to do" in ok(cli("upgrade", "--db", db)).stdout

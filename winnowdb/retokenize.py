@@ -1,0 +1,91 @@
+"""Re-fingerprint code that an older code tokenizer fingerprinted, from the texts the index keeps.
+
+Code fingerprints depend on the tokenizer (``codetokens.TOKENS_VERSION``); an index records in its
+settings the version its code was tokenized with. After a winnowdb update changes the tokenizer,
+code added from then on is tokenized differently and matches the stored code less well -- this
+year's submissions would silently stop matching last year's. ``retokenize_code`` (run by
+``winnowdb upgrade``) redoes every code document from ``document_texts``, so the original files
+are not needed. Documents are replaced in batches that each commit (as ``add`` replaces a changed
+file: same path, submission, label and kind, a new document id); the new version is recorded only
+after the last batch, so an interrupted run leaves a consistent index and is simply run again.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .store import Store
+
+__all__ = ["stale_code_documents", "retokenize_code"]
+
+#: a batch is written once it holds this much text (characters) or this many documents
+BATCH_CHARS = 8 * 1024 * 1024
+BATCH_DOCS = 2000
+
+
+def stale_code_documents(store: Store) -> int:
+    """How many code documents an older code tokenizer fingerprinted (0 when the index records
+    this winnowdb's ``TOKENS_VERSION``; an index made before the version was recorded counts as
+    older)."""
+    from .codetokens import TOKENS_VERSION
+
+    if store.settings.get("code_tokens_version") == TOKENS_VERSION:
+        return 0
+    return int(store.con.execute(
+        "SELECT COUNT(*) FROM documents WHERE normalizer LIKE 'code:%'").fetchall()[0][0])
+
+
+def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None = None,
+                    on_doc: Callable[[str, int], None] | None = None) -> int:
+    """Re-fingerprint every code document with this winnowdb's tokenizer; returns how many.
+
+    ``on_start(documents, total_chars)`` and ``on_doc(path, chars)`` report progress.
+    """
+    from .codetokens import TOKENS_VERSION
+    from .indexer import _Batch, fingerprint_source, normalized_hash
+    from .interrupts import deferred_interrupt
+
+    rows = store.con.execute(
+        "SELECT doc, chars FROM documents WHERE normalizer LIKE 'code:%' ORDER BY doc").fetchall()
+    if on_start:
+        on_start(len(rows), sum(r[1] for r in rows))
+    settings = store.settings
+    next_id = store.next_doc_id()
+    done = 0
+    start = 0
+    while start < len(rows):
+        chunk, chars = [], 0
+        while start < len(rows) and len(chunk) < BATCH_DOCS and (not chunk or chars < BATCH_CHARS):
+            chunk.append(rows[start][0])
+            chars += rows[start][1]
+            start += 1
+        docs = store.con.execute(
+            "SELECT d.doc, d.path, d.submission, d.label, d.kind, d.normalizer, d.content_hash, d.encoding, "
+            "d.bytes, d.added_at, d.simhash, t.text FROM documents d JOIN document_texts t ON t.doc = d.doc "
+            "WHERE d.doc IN (SELECT UNNEST(?::INTEGER[])) ORDER BY d.doc", [chunk]).fetchall()
+        batch = _Batch()
+        for (doc, path, submission, label, kind, normalizer, content_hash, encoding, size, added_at,
+             simhash, text) in docs:
+            language = normalizer.split(":", 1)[1]
+            # code is never stored in segments (segmented.is_huge is for prose), so one pass does
+            name, norm, fps = fingerprint_source(text, settings, path=path, language=language,
+                                                 every_kgram=kind == "boilerplate")
+            batch.docs.append(dict(
+                doc=next_id, path=path, submission=submission, label=label, kind=kind, added_at=added_at,
+                replaces=doc, normalizer=name, content_hash=content_hash,
+                normalized_hash=normalized_hash(norm),
+                encoding=encoding, bytes=size, chars=len(text), units=len(norm),
+                fingerprints=len(fps), simhash=simhash))  # the simhash of code is of its text
+            batch.replaced.append(doc)
+            batch.texts.append(text)
+            batch.fps.append(fps)
+            next_id += 1
+            if on_doc:
+                on_doc(path, len(text))
+        if len(batch):
+            documents, texts, fingerprints = batch.tables()
+            with deferred_interrupt():
+                store.write_batch(documents, texts, fingerprints, batch.replaced)
+        done += len(docs)
+    with deferred_interrupt():
+        store.set_setting("code_tokens_version", TOKENS_VERSION)
+    return done
