@@ -14,6 +14,7 @@ import csv
 import io
 import json
 import multiprocessing
+import os
 import re
 import shutil
 from pathlib import Path
@@ -562,6 +563,46 @@ def test_parallel_add_equals_serial_add(tmp_path):
     named = {frozenset(Path(p).name for p in (r["a"], r["b"])) for r in pairs1}
     assert frozenset(("essay_00.txt", "essay_03.txt")) in named
     assert frozenset(("inventory.py", "inventory_renamed.py")) in named
+
+
+def test_a_huge_file_is_read_once_by_the_main_process_with_or_without_workers(tmp_path, monkeypatch):
+    """A file that may be huge is not read by a worker (which would read and decode it only to
+    report "huge"), and the main process reads it once; the index is the same with or without
+    workers. (The huge threshold is lowered for the test: the real one is 8 Mi characters.)"""
+    from winnowdb import indexer, segmented
+
+    corpus = tmp_path / "corpus"
+    _big_corpus(corpus)
+    long = corpus / "essays" / "long.txt"
+    long.write_text((corpus / "essays" / "essay_01.txt").read_text() * 3, encoding="utf-8")  # ~600 kB
+    monkeypatch.setattr(segmented, "HUGE_CHARS", 400_000)  # forked workers inherit it
+    real_read = indexer.read_source
+    main = os.getpid()
+    results = {}
+    for jobs in (1, 2):
+        log = tmp_path / f"reads{jobs}.log"  # appended to by this process and by forked workers
+
+        def logged_read(path, log=log):
+            with open(log, "a") as fh:
+                fh.write(f"{os.getpid()} {path.name}\n")
+            return real_read(path)
+
+        monkeypatch.setattr(indexer, "read_source", logged_read)
+        db = tmp_path / f"jobs{jobs}.duckdb"
+        with winnowdb.open(db) as idx:
+            summary = idx.add([corpus], jobs=jobs)
+            assert not summary.skipped and summary.added == sum(1 for p in corpus.rglob("*") if p.is_file())
+        results[jobs] = _dump(db)
+        reads = [line.split() for line in log.read_text().splitlines()]
+        assert sorted(name for _, name in reads) == sorted(p.name for p in corpus.rglob("*") if p.is_file())
+        by_main = [name for pid, name in reads if int(pid) == main]
+        if jobs == 1:
+            assert len(by_main) == len(reads)  # no workers: all read here, each once
+        else:  # workers read everything but the possibly-huge file, which only this process reads
+            assert by_main == ["long.txt"]
+    assert results[2] == results[1]
+    docs = {Path(d[0]).name: d for d in results[1][0]}
+    assert docs["long.txt"][5] > 0
 
 
 # ================================================================== 7. pairs CSV = pairs JSON

@@ -134,7 +134,7 @@ class _Prepared:
     """One file's finished per-file work (done in a worker process or in process)."""
 
     path: str
-    status: str  # "ok", "skipped", "unchanged" or "huge" (huge: the main process segments it)
+    status: str  # "ok", "skipped", "unchanged", "huge" (with src: stored in segments) or "big" (not read)
     skipped: Skipped | None = None
     src: Source | None = None
     normalizer: str = ""
@@ -145,32 +145,49 @@ class _Prepared:
 
 
 def _prepare(path: str, settings: dict[str, str], language: str | None, boilerplate: bool,
-             unchanged_hash: str | None) -> _Prepared:
+             unchanged_hash: str | None, in_worker: bool = False) -> _Prepared:
     """Read, normalize and fingerprint one file: everything ``add`` does per file before storing.
 
     ``unchanged_hash`` is the stored content hash when the file's label, kind and submission are
     the same as before: a file whose content still has that hash is not fingerprinted again.
+    A file that may be huge (more bytes than ``segmented.HUGE_CHARS``) is left to the main process
+    by a worker (``in_worker``: status "big", nothing read), so it is read once, not twice; a huge
+    file read here comes back as "huge" with its text, to be stored in segments.
     """
+    if in_worker and _may_be_huge(path):
+        return _Prepared(path, "big")
     src = read_source(Path(path))
     if isinstance(src, Skipped):
         return _Prepared(path, "skipped", skipped=src)
     if unchanged_hash is not None and unchanged_hash == src.content_hash:
         return _Prepared(path, "unchanged")
     if segmented.is_huge(src.text, settings, path, language):
-        return _Prepared(path, "huge")
+        return _Prepared(path, "huge", src=src)
     try:
         normalizer, norm, fps = fingerprint_source(src.text, settings, path=path, language=language,
                                                    every_kgram=boilerplate)
     except ValueError as exc:
         return _Prepared(path, "skipped", skipped=Skipped(path, str(exc).split(": ", 1)[-1]))
-    return _Prepared(path, "ok", src=src, normalizer=normalizer,
-                     normalized_hash=normalized_hash(norm),
+    return _Prepared(path, "ok", src=src, normalizer=normalizer, normalized_hash=normalized_hash(norm),
                      units=len(norm), fps=fps,
                      simhash=document_simhash(src.text, norm if normalizer == "text" else None))
 
 
+def _may_be_huge(path: str) -> bool:
+    """Whether the file has more bytes than a huge document has characters (every character
+    takes at least one byte, so a smaller file is never huge)."""
+    try:
+        return Path(path).stat().st_size > segmented.HUGE_CHARS
+    except OSError:
+        return False
+
+
 def _prepare_task(task: tuple) -> _Prepared:
     return _prepare(*task)
+
+
+def _prepare_in_worker(task: tuple) -> _Prepared:
+    return _prepare(*task, in_worker=True)
 
 
 #: below this much input, ``add`` works in process (starting workers would cost more than it saves)
@@ -209,7 +226,7 @@ def _prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, con=None):
     if context == "forkserver":
         mp.get_context(context).set_forkserver_preload([__name__])
     threads = con.execute("SELECT current_setting('threads')").fetchall()[0][0] if con is not None else None
-    with OrderedPool(_prepare_task, min(jobs, len(tasks)), context=context) as pool:
+    with OrderedPool(_prepare_in_worker, min(jobs, len(tasks)), context=context) as pool:
         try:
             if threads is not None:
                 con.execute("SET threads = 1")
@@ -340,6 +357,8 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
             for task, submission, prep in zip(tasks, submissions, stream):
                 spath = task[0]
                 old = existing.get(spath)
+                if prep.status == "big":  # left to this process by a worker: read it (once) here
+                    prep = _prepare_task(task)
                 if prep.status == "skipped":
                     summary.skipped.append(prep.skipped)
                     done(spath)
@@ -351,11 +370,7 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
                 if prep.status == "huge":
                     # -- reliability (issue 4): a huge document is fingerprinted and stored in segments,
                     # in its own transaction, so memory stays bounded (see winnowdb/segmented.py) --
-                    src = read_source(Path(spath))
-                    if isinstance(src, Skipped):
-                        summary.skipped.append(src)
-                        done(spath)
-                        continue
+                    src = prep.src
                     flush()
                     with deferred_interrupt():  # Ctrl-C still aborts the streaming, not commit + count
                         summary.fingerprints += segmented.add_huge(store, src, settings, dict(
