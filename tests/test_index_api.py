@@ -139,6 +139,31 @@ def test_compare_finds_the_planted_passage(index_db, corpus, a, b, lines_a, line
     assert cmp.score["shared"] == rec["matches"]
 
 
+def test_compare_scores_are_the_pairs_scores(corpus, tmp_path):
+    """compare, pairs and query count the same fingerprints: boilerplate and very common hashes
+    are left out of the shared count and of both sizes, so the three report the same numbers."""
+    header = (corpus / "boilerplate" / "course_header.txt").read_text()
+    tides = (corpus / "essays" / "tides.txt").read_text()
+    bees = (corpus / "essays" / "bees.txt").read_text()
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text(header + tides)
+    (folder / "b.txt").write_text(header + tides[: len(tides) // 2] + bees)
+    db = tmp_path / "index.duckdb"
+    with winnowdb.open(db) as idx:
+        idx.add([corpus / "boilerplate"], boilerplate=True)
+        idx.add([corpus / "essays", corpus / "code", folder])
+        rows = idx.pairs(top=0)
+        assert any({Path(r["a"]).name, Path(r["b"]).name} == {"a.txt", "b.txt"} for r in rows)
+        for r in rows:
+            cmp = idx.compare(r["a"], r["b"])
+            assert {key: cmp.score[key] for key in ("shared", "containment_a", "containment_b")} == \
+                {key: r[key] for key in ("shared", "containment_a", "containment_b")}, r
+            assert cmp.score["resemblance"] == pytest.approx(r["resemblance"])
+            hit = [h for h in idx.query(r["a"], top=0) if h["path"] == r["b"]]
+            assert hit and hit[0]["containment"] == r["containment_a"] and hit[0]["contained"] == r["containment_b"]
+
+
 def test_compare_exact_duplicate_covers_the_whole_file(index_db, corpus):
     cmp, records = _compare(index_db, corpus / "essays/comets.txt", corpus / "essays/comets_dup.txt")
     text = (corpus / "essays/comets.txt").read_text()

@@ -203,10 +203,11 @@ class Index:
         """The passages two files (or submissions, indexed or not) share."""
         sa, sb = self._side(a), self._side(b)
         con = self.store.con
+        cap = self._max_df(max_df)
         con.register("left_fingerprints", sa.fingerprints)
         con.register("right_fingerprints", sb.fingerprints)
         try:
-            cur = self.store.run("passage_matches", max_df=self._max_df(max_df))
+            cur = self.store.run("passage_matches", max_df=cap)
             cols = [d[0] for d in cur.description]
             tbl = cur.fetchnumpy()
         finally:
@@ -217,15 +218,22 @@ class Index:
         from .passages import merge_matches
 
         passages = merge_matches({c: np.asarray(tbl[c]) for c in cols}, self.w)
-        hashes_a = set(np.asarray(sa.fingerprints.column("hash")).tolist())
-        hashes_b = set(np.asarray(sb.fingerprints.column("hash")).tolist())
+        na, nb = (self._countable(side, cap) for side in (sa, sb))
         shared = len(set(np.asarray(tbl["hash"]).tolist())) if len(tbl["hash"]) else 0
-        na, nb = len(hashes_a), len(hashes_b)
         score = {"shared": shared,
                  "containment_a": shared / na if na else 0.0,
                  "containment_b": shared / nb if nb else 0.0,
                  "resemblance": shared / (na + nb - shared) if na + nb - shared else 0.0}
         return Comparison(sa, sb, passages, score)
+
+    def _countable(self, side: Side, max_df: int) -> int:
+        """How many of a side's distinct hashes count in scores (sql/countable_hashes.sql)."""
+        con = self.store.con
+        con.register("side_hashes", side.fingerprints.select(["hash"]))
+        try:
+            return len(self.store.run("countable_hashes", max_df=max_df).fetchall())
+        finally:
+            con.unregister("side_hashes")
 
     def stats(self, top_common: int = 10) -> dict:
         """Index size, measured density against the expected 2/(w+1), most common fingerprints."""
