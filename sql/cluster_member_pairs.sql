@@ -1,8 +1,9 @@
 -- cluster_member_pairs.sql: how similar is every pair of documents inside the same cluster?
 -- Used to report each cluster's tightest and loosest pair (resemblance is not transitive: in a
 -- chain A~B~C, A and C may share little). Only pairs inside one cluster are counted, so this is
--- far smaller than the all-pairs count. A pair of the same cluster that shares no usable hash is
--- absent (its resemblance is 0).
+-- far smaller than the all-pairs count. Clusters are of submissions, so two documents of one
+-- submission are not a pair. A pair of the same cluster that shares no usable hash is absent (its
+-- resemblance is 0).
 -- Relations: usable_hashes(hash, doc, df) (cluster_usable_hashes.sql); cluster_assignment(doc,
 -- cluster), the clustered representatives. Parameters: none.
 -- Columns: cluster, a, b (doc ids, a < b), shared, fingerprints_a, fingerprints_b, resemblance,
@@ -31,4 +32,7 @@ SELECT c.cluster, c.a, c.b, c.shared, sa.n AS fingerprints_a, sb.n AS fingerprin
 FROM counted c
 JOIN sizes sa ON sa.doc = c.a
 JOIN sizes sb ON sb.doc = c.b
+JOIN documents da ON da.doc = c.a
+JOIN documents db ON db.doc = c.b
+WHERE da.submission <> db.submission
 ORDER BY c.cluster, c.a, c.b

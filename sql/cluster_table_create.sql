@@ -3,10 +3,11 @@
 -- added or removed since are not reflected until it runs again):
 --   doc              the document (documents.doc)
 --   cluster          its cluster: the smallest doc id in the cluster (a document similar to no
---                    other is a cluster of one, its own id)
+--                    other is a cluster of one, its own id). Clusters are of submissions: all
+--                    documents of one submission are in the same cluster
 --   representative   the document it was folded into as an identical / lexically equivalent /
 --                    fingerprint equivalent duplicate before clustering (its own id otherwise)
---   cluster_size     number of documents in its cluster
+--   cluster_size     number of documents in its cluster (all documents of its submissions)
 --   method, min_resemblance, min_containment, max_df, clustered_at: how the run was made
 CREATE TABLE IF NOT EXISTS clusters (
     doc INTEGER NOT NULL,

@@ -223,14 +223,16 @@ def test_cli_clusters_formats(family_corpus, cli):
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert [c["size"] for c in data] == [4, 2]
-    assert set(data[0]) == {"cluster", "size", "representatives", "duplicates", "members", "tightest", "loosest"}
+    assert set(data[0]) == {"cluster", "size", "submissions", "representatives", "duplicates", "members",
+                            "tightest", "loosest"}
+    assert data[0]["submissions"] == sorted(data[0]["members"])  # each document is its own submission
     assert set(data[0]["tightest"]) == {"a", "b", "doc_a", "doc_b", "kind", "resemblance", "containment_a",
                                         "containment_b", "shared"}
 
     res = cli("clusters", "--db", db, "-r", "0.4", "--format", "csv")
     assert res.exit_code == 0, res.output
     lines = res.stdout.strip().splitlines()
-    assert lines[0].startswith("cluster,size,doc,path,tightest_a")
+    assert lines[0].startswith("cluster,size,doc,path,submission,tightest_a")
     assert len(lines) == 1 + 4 + 2
 
     res = cli("clusters", "--db", db, "-r", "0.4", "--top", "1")

@@ -161,6 +161,76 @@ def test_without_submissions_the_self_similar_files_pair(cli, klass, tmp_path):
     assert alice_bob is not None and alice_bob["containment_a"] == pytest.approx(1.0)
 
 
+def test_clusters_are_of_submissions(cli, klass, tmp_path):
+    """clusters, like pairs, are between submissions: carol's near-identical draft and final do
+    not make a cluster by themselves; alice and bob do, with all their files."""
+    db = tmp_path / "class_clusters.duckdb"
+    ok(cli("add", klass, "-d", "1", "--db", db))
+    students = {s: str(klass / s) for s in ("alice", "bob", "carol", "dave")}
+    files = {sub: sorted(p for p, in query(db, "SELECT path FROM documents WHERE submission = ?", [path]))
+             for sub, path in students.items()}
+    for method in ("exact", "super"):
+        data = json.loads(ok(cli("clusters", "--db", db, "--method", method, "--format", "json")).stdout)
+        assert len(data) == 1, (method, data)
+        c = data[0]
+        assert c["submissions"] == [students["alice"], students["bob"]]
+        assert sorted(c["members"]) == sorted(files["alice"] + files["bob"]) and c["size"] == 4
+        sub_of = {p: sub for sub, ps in files.items() for p in ps}
+        for pair in (c["tightest"], c["loosest"]):
+            assert sub_of[pair["a"]] != sub_of[pair["b"]], (method, pair)  # never two files of one student
+        assert {c["tightest"]["a"], c["tightest"]["b"]} == {str(klass / "alice" / "report.txt"),
+                                                           str(klass / "bob" / "my_report.txt")}
+        # one link joins them (bob's copy, folded into alice's report as an identical duplicate):
+        # it is both the tightest and the loosest pair; alice's other files come along unlinked
+        assert c["tightest"]["kind"] == "identical" and c["loosest"] == c["tightest"]
+        # stored: every document is in its submission's cluster, named by its smallest doc id
+        stored = query(db, "SELECT d.submission, c.cluster, c.cluster_size, d.doc FROM clusters c "
+                           "JOIN documents d USING (doc)")
+        by_sub: dict[str, set] = {}
+        for sub, cluster, size, _ in stored:
+            by_sub.setdefault(sub, set()).add((cluster, size))
+        first = {sub: min(doc for s, _, _, doc in stored if s == students[sub]) for sub in students}
+        assert by_sub[students["alice"]] == by_sub[students["bob"]] == {(min(first["alice"], first["bob"]), 4)}
+        assert by_sub[students["carol"]] == {(first["carol"], 3)}
+        assert by_sub[students["dave"]] == {(first["dave"], 3)}
+
+
+def test_a_chain_of_submissions_is_one_cluster_and_its_loosest_pair_spans_it(cli, tmp_path):
+    """ann ~ ben (ben's first file is ann's essay, lightly edited) and ben ~ cho (cho's file is
+    ben's second one, lightly edited): one cluster of three submissions, whose loosest pair is
+    two files of different students that share nothing (resemblance is not transitive)."""
+    essays = Essays(21)
+    root = tmp_path / "class"
+    first, second = essays(600), essays(600)
+    write(root / "ann" / "essay.txt", first)
+    write(root / "ben" / "one.txt", essays.edit(first, 5))
+    write(root / "ben" / "two.txt", second)
+    write(root / "cho" / "mine.txt", essays.edit(second, 5))
+    write(root / "dan" / "own.txt", essays(600))
+    db = tmp_path / "chain.duckdb"
+    ok(cli("add", root, "-d", "1", "--db", db))
+    data = json.loads(ok(cli("clusters", "--db", db, "--format", "json")).stdout)
+    assert len(data) == 1, data
+    c = data[0]
+    assert c["submissions"] == [str(root / s) for s in ("ann", "ben", "cho")] and c["size"] == 4
+    owner = lambda path: Path(path).parent.name  # noqa: E731
+    tight, loose = c["tightest"], c["loosest"]
+    assert owner(tight["a"]) != owner(tight["b"]) and tight["resemblance"] > 0.7
+    assert owner(loose["a"]) != owner(loose["b"]) and loose["resemblance"] == 0.0
+
+
+def test_without_submissions_carols_versions_cluster(cli, klass, tmp_path):
+    """The control: without -d every file is its own submission, and carol's two versions of one
+    essay are a cluster (so 'no carol cluster' above is the grouping's doing)."""
+    db = tmp_path / "files_clusters.duckdb"
+    ok(cli("add", klass, "--db", db))
+    data = json.loads(ok(cli("clusters", "--db", db, "--format", "json")).stdout)
+    clusters = {frozenset(c["members"]) for c in data}
+    assert frozenset((str(klass / "carol" / "draft.txt"), str(klass / "carol" / "final.txt"))) in clusters
+    assert frozenset((str(klass / "alice" / "report.txt"), str(klass / "bob" / "my_report.txt"))) in clusters
+    assert all(c["submissions"] == sorted(c["members"]) for c in data)
+
+
 # ================================================================== 9. archive mode (--label, --new)
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory):

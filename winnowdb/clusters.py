@@ -15,14 +15,19 @@ The pipeline follows "Syntactic Clustering of the Web" (Broder, Glassman, Manass
    estimate reaches ``min_resemblance`` (the paper's "if we want a higher threshold we can compute
    their actual resemblance"). Short documents (fewer than ``length`` usable hashes) are not
    found, and containment is not detected: use the exact method for those.
-3. *Connected components* of the links (union-find, done as vectorized min-label hooking with
-   pointer jumping in numpy) are the clusters; folded duplicates join their representative's.
+3. *Connected components* are the clusters (union-find, done as vectorized min-label hooking with
+   pointer jumping in numpy). Clusters are of submissions, as pairs are (``add
+   --submission-depth``): the nodes are submissions, linked when a document of one is linked to,
+   or folded into, a document of another; a link inside one submission links nothing. Every
+   document is in its submission's cluster. Where each document is its own submission (the
+   default), this is Broder's clustering of documents, folded duplicates joining their
+   representative's cluster.
 4. *Stored*: the ``clusters`` table (one row per document: its cluster id, the smallest doc id
    in the cluster; see ``sql/cluster_table_create.sql``) is replaced in one transaction.
-5. *Reported*: each cluster of two or more documents with its members and its tightest and
-   loosest pair: the most and the least similar two members (exact resemblance, counted over the
-   pairs inside the cluster only, ``sql/cluster_member_pairs.sql``). Resemblance is not
-   transitive: in a chain A~B~C the loosest pair may share nothing.
+5. *Reported*: each cluster of two or more submissions with its members and its tightest and
+   loosest pair: the most and the least similar two members of different submissions (exact
+   resemblance, counted over the pairs inside the cluster only, ``sql/cluster_member_pairs.sql``).
+   Resemblance is not transitive: in a chain A~B~C the loosest pair may share nothing.
 
 Very common hashes (in more than ``max_df`` documents, counted after duplicates are folded) and
 boilerplate hashes are ignored throughout, as in the core.
@@ -160,12 +165,11 @@ def cluster(idx, *, min_resemblance: float = 0.5, min_containment: float | None 
             times["estimates"] = time.perf_counter() - t
 
         t = time.perf_counter()
-        labels = connected_components(members.shape[0], np.searchsorted(members, ea),
-                                      np.searchsorted(members, eb))
-        cluster_of_member = members[labels]  # label is the smallest index, members are sorted
-        cluster_id = cluster_of_member[np.searchsorted(members, rep_of)]
-        _, inverse, counts = np.unique(cluster_id, return_inverse=True, return_counts=True)
-        size = counts[inverse]
+        sub_of = _submission_index(reps)
+        row_a, row_b = np.searchsorted(reps.doc, ea), np.searchsorted(reps.doc, eb)
+        cross = sub_of[row_a] != sub_of[row_b]  # a link inside one submission links nothing
+        ea, eb, row_a, row_b = ea[cross], eb[cross], row_a[cross], row_b[cross]
+        cluster_id, size, subs = _submission_clusters(reps, sub_of, row_a, row_b)
         times["components"] = time.perf_counter() - t
 
         result = Clustering(method=method, min_resemblance=float(min_resemblance),
@@ -175,7 +179,7 @@ def cluster(idx, *, min_resemblance: float = 0.5, min_containment: float | None 
                             cluster=cluster_id, representative=rep_of)
         if details:
             t = time.perf_counter()
-            result.clusters = _describe(idx, reps, cluster_id, size)
+            result.clusters = _describe(idx, reps, cluster_id, size, subs, sub_of)
             times["report"] = time.perf_counter() - t
     if store:
         t = time.perf_counter()
@@ -185,6 +189,31 @@ def cluster(idx, *, min_resemblance: float = 0.5, min_containment: float | None 
     times["total"] = time.perf_counter() - t0
     result.seconds = times
     return result
+
+
+def _submission_index(reps: Representatives) -> np.ndarray:
+    """For each document (row of ``reps``), the index of its submission."""
+    return np.unique(np.array(reps.submission, dtype=object), return_inverse=True)[1].astype(np.int64)
+
+
+def _submission_clusters(reps: Representatives, sub_of: np.ndarray, row_a: np.ndarray,
+                         row_b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cluster id, cluster size in documents, cluster size in submissions) of every document.
+
+    Nodes are submissions; edges are the links between documents of two submissions (rows
+    ``row_a[i]``, ``row_b[i]`` of ``reps``) and every folded duplicate's tie to its
+    representative. A cluster's id is its smallest doc id.
+    """
+    n = int(sub_of.max()) + 1 if sub_of.shape[0] else 0
+    rep_row = np.searchsorted(reps.doc, reps.fingerprint)
+    labels = connected_components(n, np.concatenate((sub_of[row_a], sub_of)),
+                                  np.concatenate((sub_of[row_b], sub_of[rep_row])))
+    first_doc = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first_doc, labels[sub_of], reps.doc)
+    cluster_id = first_doc[labels[sub_of]]
+    _, inverse, counts = np.unique(cluster_id, return_inverse=True, return_counts=True)
+    subs = np.bincount(labels, minlength=n)[labels[sub_of]]
+    return cluster_id, counts[inverse], subs
 
 
 def _store(idx, res: Clustering, size: np.ndarray) -> None:
@@ -226,20 +255,30 @@ def _pair(paths: dict[int, str], a: int, b: int, resemblance: float, containment
 _DUPLICATE_KINDS = ("identical", "lexical", "fingerprint")
 
 
-def _describe(idx, reps: Representatives, cluster_id: np.ndarray, size: np.ndarray) -> list[dict]:
-    """Clusters of two or more documents: members, tightest and loosest pair; largest first."""
+def _describe(idx, reps: Representatives, cluster_id: np.ndarray, size: np.ndarray, subs: np.ndarray,
+              sub_of: np.ndarray) -> list[dict]:
+    """Clusters of two or more submissions: members, tightest and loosest pair of members from
+    different submissions; largest first."""
     import pyarrow as pa
 
-    multi = size >= 2
+    multi = subs >= 2
     if not multi.any():
         return []
     paths = reps.paths()
+    sub_of_doc = dict(zip(reps.doc.tolist(), sub_of.tolist()))
     is_rep = reps.doc == reps.fingerprint
     # representatives in clusters with two or more representatives: count their pairs exactly
     rep_rows = np.flatnonzero(multi & is_rep)
     rep_cluster = cluster_id[rep_rows]
     uniq, rep_counts = np.unique(rep_cluster, return_counts=True)
     reps_in = dict(zip(uniq.tolist(), rep_counts.tolist()))
+    # pairs of representatives from different submissions, per cluster: all pairs minus those
+    # inside one submission
+    same: dict[int, int] = {}
+    groups, counts = np.unique(np.stack((rep_cluster, sub_of[rep_rows])), axis=1, return_counts=True)
+    for c, k in zip(groups[0].tolist(), counts.tolist()):
+        same[c] = same.get(c, 0) + k * (k - 1) // 2
+    cross_pairs = {c: m * (m - 1) // 2 - same.get(c, 0) for c, m in reps_in.items()}
     several = np.isin(rep_cluster, uniq[rep_counts >= 2])
     pairs_by_cluster: dict[int, dict] = {}
     if several.any():
@@ -266,6 +305,7 @@ def _describe(idx, reps: Representatives, cluster_id: np.ndarray, size: np.ndarr
         cid = int(cluster_id[crow[0]])
         docs = reps.doc[crow]
         folded = crow[~is_rep[crow]]
+        folded = folded[sub_of[folded] != sub_of[np.searchsorted(reps.doc, reps.fingerprint[folded])]]
         dup = dup_loose = None
         if folded.shape[0]:  # folded duplicates: the finest kind is the tightest pair, the coarsest the loosest
             rep_rows = np.searchsorted(reps.doc, reps.fingerprint[folded])
@@ -282,29 +322,33 @@ def _describe(idx, reps: Representatives, cluster_id: np.ndarray, size: np.ndarr
                          got["containment_b"][0], got["shared"][0], "similar")
             worst = _pair(paths, int(got["a"][-1]), int(got["b"][-1]), got["resemblance"][-1],
                           got["containment_a"][-1], got["containment_b"][-1], got["shared"][-1], "similar")
-            if got["a"].shape[0] < m * (m - 1) // 2:
-                worst = _missing_pair(paths, reps.doc[crow[is_rep[crow]]], got["a"], got["b"])
+            if got["a"].shape[0] < cross_pairs[cid]:
+                worst = _missing_pair(paths, reps.doc[crow[is_rep[crow]]], got["a"], got["b"], sub_of_doc)
             tight = dup if dup is not None and dup["resemblance"] >= best["resemblance"] else best
             loose = worst
-        elif m >= 2:  # several representatives, none sharing a usable hash (e.g. all hashes common)
+        elif cross_pairs.get(cid, 0):  # representatives of several submissions, none sharing a usable hash
             rdocs = reps.doc[crow[is_rep[crow]]]
-            loose = _missing_pair(paths, rdocs, np.empty(0, np.int64), np.empty(0, np.int64))
+            loose = _missing_pair(paths, rdocs, np.empty(0, np.int64), np.empty(0, np.int64), sub_of_doc)
             tight = dup if dup is not None else loose
-        out.append({"cluster": cid, "size": int(docs.shape[0]), "representatives": int(m),
+        member_subs = [reps.submission[i] for i in crow.tolist()]
+        out.append({"cluster": cid, "size": int(docs.shape[0]), "submissions": sorted(set(member_subs)),
+                    "member_submissions": member_subs, "representatives": int(m),
                     "duplicates": int(folded.shape[0]), "members": [paths[int(x)] for x in docs.tolist()],
                     "docs": docs.tolist(), "tightest": tight, "loosest": loose})
     out.sort(key=lambda c: (-c["size"], c["cluster"]))
     return out
 
 
-def _missing_pair(paths: dict[int, str], rdocs: np.ndarray, a: np.ndarray, b: np.ndarray) -> dict:
-    """A pair of representatives that shares no usable hash (resemblance 0)."""
-    rdocs = np.sort(rdocs)
-    partners: dict[int, set] = {int(x): set() for x in rdocs.tolist()}
+def _missing_pair(paths: dict[int, str], rdocs: np.ndarray, a: np.ndarray, b: np.ndarray,
+                  sub_of_doc: dict[int, int]) -> dict:
+    """A pair of representatives of different submissions that shares no usable hash
+    (resemblance 0); there must be one."""
+    rdocs = np.sort(rdocs).tolist()
+    partners: dict[int, set] = {int(x): {d for d in rdocs if sub_of_doc[d] == sub_of_doc[x]} for x in rdocs}
     for x, y in zip(a.tolist(), b.tolist()):
         partners[int(x)].add(int(y))
         partners[int(y)].add(int(x))
-    x = min(partners, key=lambda d: (len(partners[d]), d))
-    y = next(int(d) for d in rdocs.tolist() if d != x and d not in partners[x])
+    x = min((d for d in partners if len(partners[d]) < len(rdocs)), key=lambda d: (len(partners[d]), d))
+    y = next(int(d) for d in rdocs if d not in partners[x])
     a_, b_ = min(x, y), max(x, y)
     return _pair(paths, a_, b_, 0.0, 0.0, 0.0, 0, "similar")

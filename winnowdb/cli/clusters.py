@@ -109,10 +109,13 @@ def clusters(
     """Cluster similar documents (Broder's syntactic clustering) and store the result.
 
     Duplicates are folded first; pairs above the threshold are linked; connected components are
-    the clusters. Every document's cluster is stored in the table `clusters` (doc, cluster,
-    representative, cluster_size, ...) for `winnowdb sql`. Shown: clusters of two or more
-    documents, largest first, with members and the tightest and loosest pair (the most and least
-    similar two members). JSON: a list of clusters. CSV: one row per member.
+    the clusters. Like pairs, clusters are of submissions (`add --submission-depth`): two
+    submissions join when a document of one is linked to a document of the other, and files of
+    one submission never make a cluster by themselves. Every document's cluster is stored in the
+    table `clusters` (doc, cluster, representative, cluster_size, ...) for `winnowdb sql`. Shown:
+    clusters of two or more submissions, largest first, with members and the tightest and loosest
+    pair (the most and least similar two members of different submissions). JSON: a list of
+    clusters. CSV: one row per member.
     """
     from ..clusters import cluster
 
@@ -128,19 +131,20 @@ def clusters(
     if fmt is Format.json:
         import json
 
-        con.out(json.dumps([{k: v for k, v in c.items() if k != "docs"} for c in shown], indent=2),
+        con.out(json.dumps([{k: v for k, v in c.items() if k not in ("docs", "member_submissions")}
+                            for c in shown], indent=2),
                 highlight=False)
     elif fmt is Format.csv:
         rows = []
         for c in shown:
             t, lo = c["tightest"] or {}, c["loosest"] or {}
-            for d, p in zip(c["docs"], c["members"]):
-                rows.append({"cluster": c["cluster"], "size": c["size"], "doc": d, "path": p,
+            for d, p, sub in zip(c["docs"], c["members"], c["member_submissions"]):
+                rows.append({"cluster": c["cluster"], "size": c["size"], "doc": d, "path": p, "submission": sub,
                              "tightest_a": t.get("a"), "tightest_b": t.get("b"),
                              "tightest_resemblance": t.get("resemblance"), "tightest_kind": t.get("kind"),
                              "loosest_a": lo.get("a"), "loosest_b": lo.get("b"),
                              "loosest_resemblance": lo.get("resemblance"), "loosest_kind": lo.get("kind")})
-        emit_rows(con, rows, ["cluster", "size", "doc", "path", "tightest_a", "tightest_b",
+        emit_rows(con, rows, ["cluster", "size", "doc", "path", "submission", "tightest_a", "tightest_b",
                               "tightest_resemblance", "tightest_kind", "loosest_a", "loosest_b",
                               "loosest_resemblance", "loosest_kind"], "csv")
     else:
