@@ -3,39 +3,72 @@
 -- itself be indexed (then $exclude names its submission so it does not find itself).
 -- The same exclusions as pairs.sql: boilerplate hashes and hashes in more than $max_df
 -- submissions count neither as shared nor in the sizes.
+-- Only the rows that matter are read: the index's occurrences of the query's hashes (which give
+-- the hits), then the hits' own hashes and their occurrences (which give the hits' sizes); how
+-- common a hash is, is counted for those hashes only, not for the whole index.
 -- Parameters: $max_df (BIGINT), $exclude (VARCHAR or NULL), $min_shared (BIGINT).
 -- Columns: path (the hit's submission), shared, query_fingerprints, fingerprints,
 -- containment (shared / query's size: how much of the query is found in the hit),
 -- contained (shared / hit's size), resemblance (shared / union).
 WITH q AS (
-    SELECT DISTINCT qf.hash
-    FROM query_fingerprints qf
-    LEFT JOIN fingerprint_df df ON df.hash = qf.hash
-    LEFT JOIN boilerplate_hashes b ON b.hash = qf.hash
+    SELECT DISTINCT hash FROM query_fingerprints
+),
+q_occurrences AS (
+    SELECT f.hash, d.submission, d.kind
+    FROM fingerprints f
+    JOIN q ON q.hash = f.hash
+    JOIN documents d ON d.doc = f.doc
+),
+q_df AS (
+    SELECT hash, COUNT(DISTINCT submission) AS df FROM q_occurrences WHERE kind = 'document' GROUP BY hash
+),
+q_boilerplate AS (
+    SELECT DISTINCT hash FROM q_occurrences WHERE kind = 'boilerplate'
+),
+q_usable AS (
+    SELECT q.hash
+    FROM q
+    LEFT JOIN q_df df ON df.hash = q.hash
+    LEFT JOIN q_boilerplate b ON b.hash = q.hash
     WHERE b.hash IS NULL AND (df.df IS NULL OR df.df <= $max_df)
 ),
 q_size AS (
-    SELECT COUNT(*) AS n FROM q
-),
-usable AS (
-    SELECT DISTINCT d.hash, d.submission
-    FROM document_fingerprints d
-    JOIN fingerprint_df df ON df.hash = d.hash
-    LEFT JOIN boilerplate_hashes b ON b.hash = d.hash
-    WHERE b.hash IS NULL AND df.df <= $max_df
-      AND ($exclude IS NULL OR d.submission <> $exclude)
+    SELECT COUNT(*) AS n FROM q_usable
 ),
 hits AS (
-    SELECT u.submission, COUNT(DISTINCT u.hash) AS shared
-    FROM usable u
-    JOIN q ON q.hash = u.hash
-    GROUP BY u.submission
+    SELECT o.submission, COUNT(DISTINCT o.hash) AS shared
+    FROM q_occurrences o
+    JOIN q_usable u ON u.hash = o.hash
+    WHERE o.kind = 'document' AND ($exclude IS NULL OR o.submission <> $exclude)
+    GROUP BY o.submission
+    HAVING COUNT(DISTINCT o.hash) >= $min_shared
+),
+hit_hashes AS (
+    SELECT DISTINCT f.hash, d.submission
+    FROM fingerprints f
+    JOIN documents d ON d.doc = f.doc
+    JOIN hits h ON h.submission = d.submission
+    WHERE d.kind = 'document'
+),
+hit_occurrences AS (
+    SELECT f.hash, d.submission, d.kind
+    FROM fingerprints f
+    JOIN (SELECT DISTINCT hash FROM hit_hashes) AS hh ON hh.hash = f.hash
+    JOIN documents d ON d.doc = f.doc
+),
+hit_df AS (
+    SELECT hash, COUNT(DISTINCT submission) AS df FROM hit_occurrences WHERE kind = 'document' GROUP BY hash
+),
+hit_boilerplate AS (
+    SELECT DISTINCT hash FROM hit_occurrences WHERE kind = 'boilerplate'
 ),
 sizes AS (
-    SELECT u.submission, COUNT(DISTINCT u.hash) AS n
-    FROM usable u
-    JOIN hits h ON h.submission = u.submission
-    GROUP BY u.submission
+    SELECT hh.submission, COUNT(*) AS n
+    FROM hit_hashes hh
+    JOIN hit_df df ON df.hash = hh.hash
+    LEFT JOIN hit_boilerplate b ON b.hash = hh.hash
+    WHERE b.hash IS NULL AND df.df <= $max_df
+    GROUP BY hh.submission
 )
 SELECT h.submission AS path, h.shared,
        qs.n AS query_fingerprints,
@@ -46,5 +79,4 @@ SELECT h.submission AS path, h.shared,
 FROM hits h
 JOIN sizes s ON s.submission = h.submission
 CROSS JOIN q_size qs
-WHERE h.shared >= $min_shared
 ORDER BY CAST(h.shared AS DOUBLE) / qs.n DESC, h.shared DESC, h.submission

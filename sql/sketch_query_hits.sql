@@ -8,15 +8,30 @@
 -- Only submissions whose sketch shares a hash with the query's can score above 0; only they are
 -- sketched. The query's fingerprints are the relation query_fingerprints(hash); $exclude names
 -- the query's own submission when it is indexed. Exclusions as in query_hits.sql: boilerplate
--- hashes and hashes in more than $max_df submissions.
+-- hashes and hashes in more than $max_df submissions, counted for the hashes involved only.
 -- Parameters: $s (BIGINT), $max_df (BIGINT), $exclude (VARCHAR or NULL), $min_shared (BIGINT).
 -- Columns: path (the submission), sketch_shared (hashes of MIN_s of the union found in both),
 -- sketch_size (|MIN_s of the union|), resemblance (the estimate).
-WITH q AS (
-    SELECT DISTINCT qf.hash
-    FROM query_fingerprints qf
-    LEFT JOIN fingerprint_df df ON df.hash = qf.hash
-    LEFT JOIN boilerplate_hashes b ON b.hash = qf.hash
+WITH q_all AS (
+    SELECT DISTINCT hash FROM query_fingerprints
+),
+q_occurrences AS (  -- the index's occurrences of the query's hashes (how common, boilerplate?)
+    SELECT f.hash, d.submission, d.kind
+    FROM fingerprints f
+    JOIN q_all ON q_all.hash = f.hash
+    JOIN documents d ON d.doc = f.doc
+),
+q_df AS (
+    SELECT hash, COUNT(DISTINCT submission) AS df FROM q_occurrences WHERE kind = 'document' GROUP BY hash
+),
+q_boilerplate AS (
+    SELECT DISTINCT hash FROM q_occurrences WHERE kind = 'boilerplate'
+),
+q AS (
+    SELECT qa.hash
+    FROM q_all qa
+    LEFT JOIN q_df df ON df.hash = qa.hash
+    LEFT JOIN q_boilerplate b ON b.hash = qa.hash
     WHERE b.hash IS NULL AND (df.df IS NULL OR df.df <= $max_df)
 ),
 q_sketch AS (
@@ -24,25 +39,43 @@ q_sketch AS (
     FROM (SELECT hash, ROW_NUMBER() OVER (ORDER BY hash) AS rnk FROM q) r
     WHERE rnk <= $s
 ),
-usable AS (
-    SELECT DISTINCT d.hash, d.submission
-    FROM document_fingerprints d
-    JOIN fingerprint_df df ON df.hash = d.hash
-    LEFT JOIN boilerplate_hashes b ON b.hash = d.hash
-    WHERE b.hash IS NULL AND df.df <= $max_df
-      AND ($exclude IS NULL OR d.submission <> $exclude)
-),
 candidates AS (
-    SELECT DISTINCT u.submission
-    FROM usable u
-    JOIN q_sketch q ON q.hash = u.hash
+    SELECT DISTINCT o.submission
+    FROM q_occurrences o
+    JOIN q_sketch q ON q.hash = o.hash
+    WHERE o.kind = 'document' AND ($exclude IS NULL OR o.submission <> $exclude)
+),
+candidate_hashes AS (  -- the candidates' own hashes, and (below) how common each is
+    SELECT DISTINCT f.hash, d.submission
+    FROM fingerprints f
+    JOIN documents d ON d.doc = f.doc
+    JOIN candidates c ON c.submission = d.submission
+    WHERE d.kind = 'document'
+),
+candidate_occurrences AS (
+    SELECT f.hash, d.submission, d.kind
+    FROM fingerprints f
+    JOIN (SELECT DISTINCT hash FROM candidate_hashes) AS ch ON ch.hash = f.hash
+    JOIN documents d ON d.doc = f.doc
+),
+candidate_df AS (
+    SELECT hash, COUNT(DISTINCT submission) AS df FROM candidate_occurrences WHERE kind = 'document' GROUP BY hash
+),
+candidate_boilerplate AS (
+    SELECT DISTINCT hash FROM candidate_occurrences WHERE kind = 'boilerplate'
+),
+usable AS (
+    SELECT ch.hash, ch.submission
+    FROM candidate_hashes ch
+    JOIN candidate_df df ON df.hash = ch.hash
+    LEFT JOIN candidate_boilerplate b ON b.hash = ch.hash
+    WHERE b.hash IS NULL AND df.df <= $max_df
 ),
 d_sketch AS (
     SELECT submission, hash
     FROM (SELECT u.submission, u.hash,
                  ROW_NUMBER() OVER (PARTITION BY u.submission ORDER BY u.hash) AS rnk
-          FROM usable u
-          JOIN candidates c ON c.submission = u.submission) r
+          FROM usable u) r
     WHERE rnk <= $s
 ),
 marked AS (

@@ -153,15 +153,18 @@ def test_compare_scores_are_the_pairs_scores(corpus, tmp_path):
     with winnowdb.open(db) as idx:
         idx.add([corpus / "boilerplate"], boilerplate=True)
         idx.add([corpus / "essays", corpus / "code", folder])
-        rows = idx.pairs(top=0)
-        assert any({Path(r["a"]).name, Path(r["b"]).name} == {"a.txt", "b.txt"} for r in rows)
-        for r in rows:
-            cmp = idx.compare(r["a"], r["b"])
-            assert {key: cmp.score[key] for key in ("shared", "containment_a", "containment_b")} == \
-                {key: r[key] for key in ("shared", "containment_a", "containment_b")}, r
-            assert cmp.score["resemblance"] == pytest.approx(r["resemblance"])
-            hit = [h for h in idx.query(r["a"], top=0) if h["path"] == r["b"]]
-            assert hit and hit[0]["containment"] == r["containment_a"] and hit[0]["contained"] == r["containment_b"]
+        for cap in (None, 2):  # the default cap, and one low enough to leave out common hashes
+            rows = idx.pairs(top=0, max_df=cap)
+            assert any({Path(r["a"]).name, Path(r["b"]).name} == {"a.txt", "b.txt"} for r in rows)
+            for r in rows:
+                cmp = idx.compare(r["a"], r["b"], max_df=cap)
+                assert {key: cmp.score[key] for key in ("shared", "containment_a", "containment_b")} == \
+                    {key: r[key] for key in ("shared", "containment_a", "containment_b")}, (cap, r)
+                assert cmp.score["resemblance"] == pytest.approx(r["resemblance"])
+                hit = [h for h in idx.query(r["a"], top=0, max_df=cap) if h["path"] == r["b"]]
+                assert hit and hit[0]["shared"] == r["shared"], (cap, r, hit)
+                assert hit[0]["containment"] == r["containment_a"] and hit[0]["contained"] == r["containment_b"]
+        assert len(idx.pairs(top=0, max_df=2)) < len(idx.pairs(top=0))  # the low cap did leave some out
 
 
 def test_compare_exact_duplicate_covers_the_whole_file(index_db, corpus):

@@ -103,10 +103,15 @@ class Index:
         ``jobs`` processes fingerprint files (default: one per CPU; 1 = in this process only).
         """
         from .indexer import add_paths
+        from .interrupts import interrupts_ignored
 
-        return add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
-                         submission_depth=submission_depth, language=language, on_start=on_start,
-                         on_file=on_file, jobs=jobs)
+        summary = add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
+                            submission_depth=submission_depth, language=language, on_start=on_start,
+                            on_file=on_file, jobs=jobs)
+        if summary.saved and not summary.interrupted:
+            with interrupts_ignored():  # everything is committed; this only saves later commands work
+                self.store.remember_default_max_df()
+        return summary
 
     def stale_code_tokens(self) -> bool:
         """Whether the index holds code fingerprinted by an older code tokenizer than this one
@@ -130,6 +135,8 @@ class Index:
         gone = [(d, p) for d, p in rows
                 if any(p == w or p.startswith(w.rstrip(os.sep) + os.sep) for w in wanted)]
         self.store.remove_docs([d for d, _ in gone])
+        if gone:
+            self.store.remember_default_max_df()
         return sorted(p for _, p in gone)
 
     # ----------------------------------------------------------------- reading

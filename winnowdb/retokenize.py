@@ -88,4 +88,5 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
         done += len(docs)
     with deferred_interrupt():
         store.set_setting("code_tokens_version", TOKENS_VERSION)
+        store.remember_default_max_df()
     return done
