@@ -4,9 +4,11 @@
 -- The same exclusions as pairs.sql: boilerplate hashes and hashes in more than $max_df
 -- submissions count neither as shared nor in the sizes.
 -- Only the rows that matter are read: the index's occurrences of the query's hashes (which give
--- the hits), then the hits' own hashes and their occurrences (which give the hits' sizes); how
--- common a hash is, is counted for those hashes only, not for the whole index.
--- Parameters: $max_df (BIGINT), $exclude (VARCHAR or NULL), $min_shared (BIGINT).
+-- the hits and their ranking), then, for the $top best hits only, their own hashes and those
+-- hashes' occurrences (which give the hits' sizes); how common a hash is, is counted for those
+-- hashes only, not for the whole index.
+-- Parameters: $max_df (BIGINT), $exclude (VARCHAR or NULL), $min_shared (BIGINT), $top (BIGINT:
+-- how many hits to return, best first; NULL for all).
 -- Columns: path (the hit's submission), shared, query_fingerprints, fingerprints,
 -- containment (shared / query's size: how much of the query is found in the hit),
 -- contained (shared / hit's size), resemblance (shared / union).
@@ -35,7 +37,7 @@ q_usable AS (
 q_size AS (
     SELECT COUNT(*) AS n FROM q_usable
 ),
-hits AS (
+all_hits AS (
     SELECT o.submission, COUNT(DISTINCT o.hash) AS shared
     FROM q_occurrences o
     JOIN q_usable u ON u.hash = o.hash
@@ -43,11 +45,17 @@ hits AS (
     GROUP BY o.submission
     HAVING COUNT(DISTINCT o.hash) >= $min_shared
 ),
+best AS (  -- the ranking is by containment, shared / the query's size: by shared
+    SELECT submission, shared
+    FROM (SELECT submission, shared, ROW_NUMBER() OVER (ORDER BY shared DESC, submission) AS rnk
+          FROM all_hits) AS ranked
+    WHERE $top IS NULL OR rnk <= $top
+),
 hit_hashes AS (
     SELECT DISTINCT f.hash, d.submission
     FROM fingerprints f
     JOIN documents d ON d.doc = f.doc
-    JOIN hits h ON h.submission = d.submission
+    JOIN best h ON h.submission = d.submission
     WHERE d.kind = 'document'
 ),
 hit_occurrences AS (
@@ -76,7 +84,7 @@ SELECT h.submission AS path, h.shared,
        CAST(h.shared AS DOUBLE) / qs.n AS containment,
        CAST(h.shared AS DOUBLE) / s.n AS contained,
        CAST(h.shared AS DOUBLE) / (qs.n + s.n - h.shared) AS resemblance
-FROM hits h
+FROM best h
 JOIN sizes s ON s.submission = h.submission
 CROSS JOIN q_size qs
 ORDER BY CAST(h.shared AS DOUBLE) / qs.n DESC, h.shared DESC, h.submission

@@ -165,6 +165,9 @@ def test_compare_scores_are_the_pairs_scores(corpus, tmp_path):
                 assert hit and hit[0]["shared"] == r["shared"], (cap, r, hit)
                 assert hit[0]["containment"] == r["containment_a"] and hit[0]["contained"] == r["containment_b"]
         assert len(idx.pairs(top=0, max_df=2)) < len(idx.pairs(top=0))  # the low cap did leave some out
+        for source in (folder / "a.txt", corpus / "essays" / "tides.txt", corpus / "code" / "queue.java"):
+            every = idx.query(source, top=0)
+            assert every and all(idx.query(source, top=n) == every[:n] for n in (1, 2, 5))
 
 
 def test_compare_exact_duplicate_covers_the_whole_file(index_db, corpus):

@@ -285,7 +285,7 @@ def _params(con) -> dict:
         "SELECT path, submission, simhash FROM documents WHERE path LIKE '%essays/tides.txt'").fetchall()[0]
     boiler_sub = con.execute("SELECT submission FROM documents WHERE path LIKE '%essays/lighthouses.txt'"
                              ).fetchall()[0][0]
-    return {"max_df": cap, "min_shared": 1, "new_label": None, "exclude": sub, "limit_rows": 10,
+    return {"max_df": cap, "min_shared": 1, "new_label": None, "exclude": sub, "limit_rows": 10, "top": None,
             "k": int(settings["k"]), "code_k": int(settings.get("code_k", settings["k"])),
             "s": 20, "length": 3, "min_resemblance": 0.1, "min_containment": 0.3,
             "submission": boiler_sub, "hamming": 3, "simhash": simhash, "path": tides}
@@ -302,6 +302,7 @@ PARITY = [
     ("pairs", {"new_label": "2024", "min_shared": 3}),
     ("pairs", {"max_df": 2}),
     ("query_hits", {}),
+    ("query_hits", {"top": 2, "exclude": None}),
     ("passage_matches", {}),
     ("countable_hashes", {}),
     ("common_fingerprints", {}),

@@ -174,7 +174,8 @@ class Index:
         con.register("query_fingerprints", pa.table({"hash": side.fingerprints.column("hash")}))
         try:
             exclude = self._submission_of(source)
-            cur = self.store.run("query_hits", limit=top, max_df=self._max_df(max_df), exclude=exclude,
+            cur = self.store.run("query_hits", top=int(top) if top and top > 0 else None,
+                                 max_df=self._max_df(max_df), exclude=exclude,
                                  min_shared=max(1, int(min_shared)))
             return _records(cur)
         finally:
