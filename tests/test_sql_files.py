@@ -17,8 +17,8 @@ SQL_FILES = sorted(REPO_SQL.glob("*.sql"))
 NAMES = [p.stem for p in SQL_FILES]
 
 #: the queries the product runs; each must exist
-CORE = ["create_tables", "create_views", "pairs", "query_hits", "passage_matches", "index_summary",
-        "window_density", "common_fingerprints"]
+CORE = ["create_tables", "create_views", "pairs", "query_hits", "passage_matches", "countable_hashes",
+        "index_summary", "window_density", "common_fingerprints"]
 
 #: DuckDB-only syntax (pattern, what it is); searched in the SQL with comments and strings removed
 DUCKDB_ONLY = [
@@ -117,10 +117,10 @@ def test_core_queries_run_on_a_fresh_index(tmp_path):
                           "pos": pa.array([], pa.int32()), "start_offset": pa.array([], pa.int32()),
                           "end_offset": pa.array([], pa.int32())})
     values = {"max_df": 10, "min_shared": 1, "new_label": None, "exclude": None, "limit_rows": 5,
-              "k": 12, "code_k": 12}
+              "k": 12, "code_k": 12, "top": None}
     with winnowdb.open(tmp_path / "empty.duckdb") as idx:
         con = idx.store.con
-        for rel in ("query_fingerprints", "left_fingerprints", "right_fingerprints"):
+        for rel in ("query_fingerprints", "left_fingerprints", "right_fingerprints", "side_hashes"):
             con.register(rel, empty_fps)
         for name in CORE:
             if name in ("create_tables", "create_views"):
