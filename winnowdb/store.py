@@ -140,8 +140,9 @@ def no_network_extensions(con: duckdb.DuckDBPyConnection) -> None:
 
 #: settings key under which the default --max-df is remembered (value@content token)
 MAX_DF_CACHE_KEY = "default_max_df_cache"
-#: indexes with fewer fingerprint rows compute the default --max-df when asked (it is quick)
-MAX_DF_CACHE_MIN_FINGERPRINTS = 1_000_000
+#: indexes with fewer fingerprint rows compute the default --max-df when asked (under about a
+#: second); above it, `add` pays that once so that every later command does not
+MAX_DF_CACHE_MIN_FINGERPRINTS = 4_000_000
 
 
 class Store:
