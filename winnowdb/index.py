@@ -43,7 +43,7 @@ class Side:
     name: str
     texts: dict[int, str]
     paths: dict[int, str]
-    fingerprints: Any  # pyarrow.Table (hash, doc, pos, start_offset, end_offset)
+    fingerprints: dict  # numpy columns: hash, doc, pos, start_offset, end_offset
 
 
 @dataclass
@@ -168,10 +168,8 @@ class Index:
         resemblance.
         """
         side = self._side(source)
-        import pyarrow as pa
-
         con = self.store.con
-        con.register("query_fingerprints", pa.table({"hash": side.fingerprints.column("hash")}))
+        con.register("query_fingerprints", {"hash": side.fingerprints["hash"]})
         try:
             exclude = self._submission_of(source)
             cur = self.store.run("query_hits", top=int(top) if top and top > 0 else None,
@@ -237,7 +235,7 @@ class Index:
     def _countable(self, side: Side, max_df: int) -> int:
         """How many of a side's distinct hashes count in scores (sql/countable_hashes.sql)."""
         con = self.store.con
-        con.register("side_hashes", side.fingerprints.select(["hash"]))
+        con.register("side_hashes", {"hash": side.fingerprints["hash"]})
         try:
             return len(self.store.run("countable_hashes", max_df=max_df).fetchall())
         finally:
@@ -287,25 +285,28 @@ class Index:
         return row[0][0] if row else None
 
     def _side(self, source: str | os.PathLike) -> Side:
-        """Fingerprints and texts of ``source``: from the index when it is indexed, else the file."""
+        """Fingerprints and texts of ``source``: from the index when it is indexed, else the file.
+
+        Fingerprints are numpy columns (DuckDB scans a dict of numpy arrays without importing
+        pandas, which it does for any Arrow object: 0.4 s of every query or compare).
+        """
         import numpy as np
-        import pyarrow as pa
 
         p = str(Path(source).resolve())
         con = self.store.con
-        docs = con.execute(
-            "SELECT d.doc, d.path, t.text FROM documents d JOIN document_texts t ON t.doc = d.doc "
-            "WHERE (d.path = ? OR d.submission = ?) AND d.kind = 'document' ORDER BY d.path", [p, p]).fetchall()
+        docs = con.execute("SELECT doc, path FROM documents WHERE (path = ? OR submission = ?) "
+                           "AND kind = 'document' ORDER BY path", [p, p]).fetchall()
         if docs:
             ids = [d[0] for d in docs]
-            con.register("_side_docs", pa.table({"doc": pa.array(ids, pa.int32())}))
-            try:
-                fps = con.sql(
-                    "SELECT f.hash, f.doc, f.pos, f.start_offset, f.end_offset FROM fingerprints f "
-                    "JOIN _side_docs s ON s.doc = f.doc").to_arrow_table()
-            finally:
-                con.unregister("_side_docs")
-            return Side(str(source), {d[0]: d[2] for d in docs}, {d[0]: d[1] for d in docs}, fps)
+            # the range lets DuckDB skip the row groups of other documents (rows are stored in
+            # document order); the list keeps exactly these documents
+            where = "doc BETWEEN ? AND ? AND doc IN (SELECT UNNEST(?::INTEGER[]))"
+            bounds = [min(ids), max(ids), ids]
+            texts = dict(con.execute(f"SELECT doc, text FROM document_texts WHERE {where}", bounds).fetchall())
+            fps = con.execute("SELECT hash, doc, pos, start_offset, end_offset FROM fingerprints "
+                              f"WHERE {where}", bounds).fetchnumpy()
+            fps = {name: np.asarray(col) for name, col in fps.items()}
+            return Side(str(source), {d[0]: texts.get(d[0], "") for d in docs}, {d[0]: d[1] for d in docs}, fps)
         src = read_query_file(source, if_directory="is a directory that is not an indexed submission")
         try:
             from . import segmented  # reliability (issue 4): huge files in bounded memory
@@ -318,9 +319,9 @@ class Index:
                 _, _, fps = fingerprint_source(src.text, self.store.settings, path=p)
         except ValueError as exc:
             raise WinnowError(str(exc)) from None
-        table = pa.table({"hash": fps.hash, "doc": np.full(len(fps), -1, dtype=np.int32),
-                          "pos": fps.pos.astype(np.int32), "start_offset": fps.start.astype(np.int32),
-                          "end_offset": fps.stop.astype(np.int32)})
+        table = {"hash": fps.hash.astype(np.int64), "doc": np.full(len(fps), -1, dtype=np.int32),
+                 "pos": fps.pos.astype(np.int32), "start_offset": fps.start.astype(np.int32),
+                 "end_offset": fps.stop.astype(np.int32)}
         return Side(str(source), {-1: src.text}, {-1: p}, table)
 
 

@@ -182,12 +182,10 @@ def query_sketch(idx, source: str | os.PathLike, *, s: int = DEFAULT_S, top: int
     Each hit: path (the submission), sketch_shared, sketch_size, resemblance (the estimate).
     Exclusions and document frequency as in ``Index.query`` (per submission).
     """
-    import pyarrow as pa
-
     s = _check_s(s)
     side = idx._side(source)
     con = idx.store.con
-    with registered(con, query_fingerprints=pa.table({"hash": side.fingerprints.column("hash")})):
+    with registered(con, query_fingerprints={"hash": side.fingerprints["hash"]}):
         cur = idx.store.run("sketch_query_hits", s=s, max_df=idx._max_df(max_df),
                             exclude=idx._submission_of(source), min_shared=max(1, int(min_shared)))
         cols = [d[0] for d in cur.description]

@@ -369,7 +369,7 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
             side = Index(store)._side(source)
         finally:
             store.close()
-        table = pa.table({"hash": side.fingerprints.column("hash")})
+        table = pa.table({"hash": side.fingerprints["hash"]})
         spark.createDataFrame(table, "hash bigint").createOrReplaceTempView("query_fingerprints")
     cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
     df = ssql.run(spark, "query_hits", max_df=cap, exclude=exclude, min_shared=max(1, int(min_shared)),
