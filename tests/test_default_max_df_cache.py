@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 import winnowdb
-from winnowdb import store as store_mod
+from winnowdb import max_df as max_df_mod
 
 from conftest import random_words
 
@@ -24,7 +24,7 @@ def _view_value(db) -> int:
 def _cached(db) -> str | None:
     con = duckdb.connect(str(db), read_only=True)
     try:
-        rows = con.execute("SELECT value FROM settings WHERE key = ?", [store_mod.MAX_DF_CACHE_KEY]).fetchall()
+        rows = con.execute("SELECT value FROM settings WHERE key = ?", [max_df_mod.CACHE_KEY]).fetchall()
         return rows[0][0] if rows else None
     finally:
         con.close()
@@ -42,7 +42,7 @@ def corpus(tmp_path):
 
 
 def test_the_remembered_value_is_the_views_and_follows_every_change(corpus, tmp_path, monkeypatch):
-    monkeypatch.setattr(store_mod, "MAX_DF_CACHE_MIN_FINGERPRINTS", 0)  # remember even for a small index
+    monkeypatch.setattr(max_df_mod, "CACHE_MIN_FINGERPRINTS", 0)  # remember even for a small index
     db = tmp_path / "index.duckdb"
     with winnowdb.open(db) as idx:
         idx.add([corpus])
@@ -65,13 +65,13 @@ def test_the_remembered_value_is_the_views_and_follows_every_change(corpus, tmp_
 
 
 def test_a_value_remembered_for_other_content_is_not_used(corpus, tmp_path, monkeypatch):
-    monkeypatch.setattr(store_mod, "MAX_DF_CACHE_MIN_FINGERPRINTS", 0)
+    monkeypatch.setattr(max_df_mod, "CACHE_MIN_FINGERPRINTS", 0)
     db = tmp_path / "index.duckdb"
     with winnowdb.open(db) as idx:
         idx.add([corpus])
     value, _, token = _cached(db).partition("@")
     con = duckdb.connect(str(db))
-    con.execute("UPDATE settings SET value = ? WHERE key = ?", [f"999@{token}", store_mod.MAX_DF_CACHE_KEY])
+    con.execute("UPDATE settings SET value = ? WHERE key = ?", [f"999@{token}", max_df_mod.CACHE_KEY])
     con.close()
     with winnowdb.open(db, read_only=True) as idx:
         assert idx.store.default_max_df() == 999  # the remembered value is what is used ...
@@ -81,7 +81,7 @@ def test_a_value_remembered_for_other_content_is_not_used(corpus, tmp_path, monk
     with winnowdb.open(db, read_only=True) as idx:
         assert idx.store.default_max_df() == _view_value(db) == int(value)
     con = duckdb.connect(str(db))
-    con.execute("UPDATE settings SET value = ? WHERE key = ?", [f"999@{token}", store_mod.MAX_DF_CACHE_KEY])
+    con.execute("UPDATE settings SET value = ? WHERE key = ?", [f"999@{token}", max_df_mod.CACHE_KEY])
     con.execute("UPDATE documents SET submission = 'elsewhere' WHERE doc = (SELECT MAX(doc) FROM documents)")
     con.close()
     with winnowdb.open(db, read_only=True) as idx:
@@ -93,5 +93,5 @@ def test_small_indexes_compute_it_when_asked(corpus, tmp_path):
     with winnowdb.open(db) as idx:
         idx.add([corpus])
         assert idx.store.default_max_df() == 15
-    assert _cached(db) is None  # far below MAX_DF_CACHE_MIN_FINGERPRINTS: nothing stored
-    assert store_mod.MAX_DF_CACHE_MIN_FINGERPRINTS >= 100_000
+    assert _cached(db) is None  # far below CACHE_MIN_FINGERPRINTS: nothing stored
+    assert max_df_mod.CACHE_MIN_FINGERPRINTS >= 100_000

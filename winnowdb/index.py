@@ -104,13 +104,14 @@ class Index:
         """
         from .indexer import add_paths
         from .interrupts import interrupts_ignored
+        from .max_df import remember as remember_max_df
 
         summary = add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
                             submission_depth=submission_depth, language=language, on_start=on_start,
                             on_file=on_file, jobs=jobs)
         if summary.saved and not summary.interrupted:
             with interrupts_ignored():  # everything is committed; this only saves later commands work
-                self.store.remember_default_max_df()
+                remember_max_df(self.store)
         return summary
 
     def stale_code_tokens(self) -> bool:
@@ -136,7 +137,9 @@ class Index:
                 if any(p == w or p.startswith(w.rstrip(os.sep) + os.sep) for w in wanted)]
         self.store.remove_docs([d for d, _ in gone])
         if gone:
-            self.store.remember_default_max_df()
+            from .max_df import remember as remember_max_df
+
+            remember_max_df(self.store)
         return sorted(p for _, p in gone)
 
     # ----------------------------------------------------------------- reading

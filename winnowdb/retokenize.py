@@ -43,6 +43,7 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
     from .codetokens import TOKENS_VERSION
     from .indexer import _Batch, fingerprint_source, normalized_hash
     from .interrupts import deferred_interrupt
+    from .max_df import remember as remember_max_df
 
     rows = store.con.execute(
         "SELECT doc, chars FROM documents WHERE normalizer LIKE 'code:%' ORDER BY doc").fetchall()
@@ -88,5 +89,5 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
         done += len(docs)
     with deferred_interrupt():
         store.set_setting("code_tokens_version", TOKENS_VERSION)
-        store.remember_default_max_df()
+        remember_max_df(store)
     return done

@@ -138,13 +138,6 @@ def no_network_extensions(con: duckdb.DuckDBPyConnection) -> None:
             pass
 
 
-#: settings key under which the default --max-df is remembered (value@content token)
-MAX_DF_CACHE_KEY = "default_max_df_cache"
-#: indexes with fewer fingerprint rows compute the default --max-df when asked (under about a
-#: second); above it, `add` pays that once so that every later command does not
-MAX_DF_CACHE_MIN_FINGERPRINTS = 4_000_000
-
-
 class Store:
     """An open index file. Use ``Store.open``; close with ``close()`` or a ``with`` block."""
 
@@ -375,39 +368,10 @@ class Store:
         return int(self.con.execute("SELECT COALESCE(MAX(doc), 0) + 1 FROM documents").fetchall()[0][0])
 
     def default_max_df(self) -> int:
-        """The default --max-df (the ``default_max_df`` view), from the value remembered at the
-        last write when the index has not changed since (see ``remember_default_max_df``)."""
-        cached = self.settings.get(MAX_DF_CACHE_KEY)
-        if cached:
-            value, _, state = cached.partition("@")
-            if value.isdigit() and state == self._content_state():
-                return int(value)
-        return int(self.con.execute("SELECT max_df FROM default_max_df").fetchall()[0][0])
+        """The default --max-df of this index (``winnowdb.max_df``: remembered or computed)."""
+        from .max_df import default_max_df
 
-    def _content_state(self) -> str:
-        """A cheap token of everything the default --max-df depends on: it changes whenever a
-        document or a fingerprint is added, removed or altered (counts, and XORs of the hashes,
-        doc ids, submissions and kinds: tens of milliseconds for ten million fingerprints)."""
-        fps = self.con.execute("SELECT COUNT(*), bit_xor(hash), bit_xor(doc) FROM fingerprints").fetchall()[0]
-        docs = self.con.execute("SELECT COUNT(*), MAX(doc), bit_xor(hash(doc || ':' || kind || ':' || submission)) "
-                                "FROM documents").fetchall()[0]
-        return ":".join(str(x) for x in (*fps, *docs))
-
-    def remember_default_max_df(self) -> None:
-        """After a write, store the default --max-df with the index's content token, so commands
-        that read it (query, compare, report, clusters ...) do not count every fingerprint's
-        document frequency again: on an index of ten million fingerprints that takes seconds.
-        Small indexes (below ``MAX_DF_CACHE_MIN_FINGERPRINTS``) compute it when asked instead."""
-        rows = self.con.execute("SELECT COUNT(*) FROM fingerprints").fetchall()[0][0]
-        if rows < MAX_DF_CACHE_MIN_FINGERPRINTS:
-            if MAX_DF_CACHE_KEY in self.settings:
-                with self._transaction() as con:
-                    con.execute("DELETE FROM settings WHERE key = ?", [MAX_DF_CACHE_KEY])
-                self.settings = self._read_settings()
-            return
-        state = self._content_state()
-        value = int(self.con.execute("SELECT max_df FROM default_max_df").fetchall()[0][0])
-        self.set_setting(MAX_DF_CACHE_KEY, f"{value}@{state}")
+        return default_max_df(self)
 
     # ----------------------------------------------------------------- writing
     @contextmanager
@@ -499,6 +463,12 @@ class Store:
             "DELETE FROM fingerprints WHERE doc IN (SELECT doc FROM _gone)",
             "DELETE FROM document_texts WHERE doc IN (SELECT doc FROM _gone)",
             "DELETE FROM documents WHERE doc IN (SELECT doc FROM _gone)"])
+
+    def delete_setting(self, key: str) -> None:
+        """Remove one setting in one transaction."""
+        with self._transaction() as con:
+            con.execute("DELETE FROM settings WHERE key = ?", [key])
+        self.settings = self._read_settings()
 
     def set_setting(self, key: str, value: str) -> None:
         """Store one setting (replacing its value) in one transaction."""
