@@ -304,8 +304,9 @@ def _describe(idx, reps: Representatives, cluster_id: np.ndarray, size: np.ndarr
         crow = rows[lo:hi]
         cid = int(cluster_id[crow[0]])
         docs = reps.doc[crow]
-        folded = crow[~is_rep[crow]]
-        folded = folded[sub_of[folded] != sub_of[np.searchsorted(reps.doc, reps.fingerprint[folded])]]
+        all_folded = crow[~is_rep[crow]]
+        # duplicate pairs reported are those across two submissions
+        folded = all_folded[sub_of[all_folded] != sub_of[np.searchsorted(reps.doc, reps.fingerprint[all_folded])]]
         dup = dup_loose = None
         if folded.shape[0]:  # folded duplicates: the finest kind is the tightest pair, the coarsest the loosest
             rep_rows = np.searchsorted(reps.doc, reps.fingerprint[folded])
@@ -333,7 +334,7 @@ def _describe(idx, reps: Representatives, cluster_id: np.ndarray, size: np.ndarr
         member_subs = [reps.submission[i] for i in crow.tolist()]
         out.append({"cluster": cid, "size": int(docs.shape[0]), "submissions": sorted(set(member_subs)),
                     "member_submissions": member_subs, "representatives": int(m),
-                    "duplicates": int(folded.shape[0]), "members": [paths[int(x)] for x in docs.tolist()],
+                    "duplicates": int(all_folded.shape[0]), "members": [paths[int(x)] for x in docs.tolist()],
                     "docs": docs.tolist(), "tightest": tight, "loosest": loose})
     out.sort(key=lambda c: (-c["size"], c["cluster"]))
     return out
