@@ -287,6 +287,7 @@ def collect(idx, *, top: int = 50, min_shared: int = 1, new_label: str | None = 
             max_df: int | None = None) -> ReportData:
     """The ranked pairs of ``idx`` (as ``Index.pairs``), each compared, with boilerplate spans."""
     rows = idx.pairs(top=top, min_shared=min_shared, max_df=max_df, new_label=new_label)
+    used_max_df = idx._max_df(max_df)  # once: the default is counted over the whole index
     k = idx.k
     code_k = int(idx.settings.get("code_k", k))
     cache: dict[str, dict[int, list[tuple[int, int]]]] = {}
@@ -302,14 +303,13 @@ def collect(idx, *, top: int = 50, min_shared: int = 1, new_label: str | None = 
 
     pairs = []
     for rank, row in enumerate(rows, 1):
-        cmp = idx.compare(row["a"], row["b"], max_df=max_df)
+        cmp = idx.compare(row["a"], row["b"], max_df=used_max_df)
         pairs.append(PairView(rank, row["a"], row["b"], row, cmp, spans(row["a"]), spans(row["b"])))
     everything = [p for pv in pairs for p in (pv.name_a, pv.name_b, *pv.comparison.a.paths.values(),
                                                *pv.comparison.b.paths.values())]
     root, short = _shortener(everything)
     for pv in pairs:
         pv.short = short
-    used_max_df = idx._max_df(max_df)
     return ReportData(
         index=idx.path, settings=idx.settings,
         options={"top": top, "min_shared": min_shared, "new_label": new_label, "max_df": used_max_df},
