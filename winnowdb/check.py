@@ -230,11 +230,10 @@ def _note_old_code_tokens(report: CheckReport, con, settings: dict[str, str]) ->
     import duckdb
 
     from .codetokens import TOKENS_VERSION
+    from .retokenize import stale_code_count
 
-    if settings.get("code_tokens_version") == TOKENS_VERSION:
-        return
     try:
-        n = con.execute("SELECT COUNT(*) FROM documents WHERE normalizer LIKE 'code:%'").fetchall()[0][0]
+        n = stale_code_count(con, settings)
     except duckdb.Error:
         return
     if n:

@@ -15,7 +15,7 @@ from typing import Callable
 
 from .store import Store
 
-__all__ = ["stale_code_documents", "retokenize_code"]
+__all__ = ["stale_code_documents", "stale_code_count", "retokenize_code"]
 
 #: a batch is written once it holds this much text (characters) or this many documents
 BATCH_CHARS = 8 * 1024 * 1024
@@ -26,12 +26,16 @@ def stale_code_documents(store: Store) -> int:
     """How many code documents an older code tokenizer fingerprinted (0 when the index records
     this winnowdb's ``TOKENS_VERSION``; an index made before the version was recorded counts as
     older)."""
+    return stale_code_count(store.con, store.settings)
+
+
+def stale_code_count(con, settings: dict[str, str]) -> int:
+    """``stale_code_documents`` for a plain DuckDB connection and the index's settings."""
     from .codetokens import TOKENS_VERSION
 
-    if store.settings.get("code_tokens_version") == TOKENS_VERSION:
+    if settings.get("code_tokens_version") == TOKENS_VERSION:
         return 0
-    return int(store.con.execute(
-        "SELECT COUNT(*) FROM documents WHERE normalizer LIKE 'code:%'").fetchall()[0][0])
+    return int(con.execute("SELECT COUNT(*) FROM documents WHERE normalizer LIKE 'code:%'").fetchall()[0][0])
 
 
 def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None = None,
