@@ -217,20 +217,20 @@ def _submission_clusters(reps: Representatives, sub_of: np.ndarray, row_a: np.nd
 
 
 def _store(idx, res: Clustering, size: np.ndarray) -> None:
-    import pyarrow as pa
-
     n = res.doc.shape[0]
-    table = pa.table({
-        "doc": pa.array(res.doc.astype(np.int32), pa.int32()),
-        "cluster": pa.array(res.cluster.astype(np.int32), pa.int32()),
-        "representative": pa.array(res.representative.astype(np.int32), pa.int32()),
-        "cluster_size": pa.array(size.astype(np.int32), pa.int32()),
-        "method": pa.array([res.method] * n, pa.string()),
-        "min_resemblance": pa.array(np.full(n, res.min_resemblance), pa.float64()),
-        "min_containment": pa.array([res.min_containment] * n, pa.float64()),
-        "max_df": pa.array(np.full(n, res.max_df, dtype=np.int64), pa.int64()),
-        "clustered_at": pa.array([_dt.datetime.now()] * n, pa.timestamp("us")),
-    })
+    table = {  # numpy columns, in cluster_table_create.sql's order (an Arrow table would import pandas)
+        "doc": res.doc.astype(np.int32),
+        "cluster": res.cluster.astype(np.int32),
+        "representative": res.representative.astype(np.int32),
+        "cluster_size": size.astype(np.int32),
+        "method": np.full(n, res.method, dtype=object),
+        "min_resemblance": np.full(n, res.min_resemblance, dtype=np.float64),
+        # None (no containment rule) stays NULL: an object column of None, not NaN
+        "min_containment": (np.full(n, None, dtype=object) if res.min_containment is None
+                            else np.full(n, res.min_containment, dtype=np.float64)),
+        "max_df": np.full(n, res.max_df, dtype=np.int64),
+        "clustered_at": np.full(n, np.datetime64(_dt.datetime.now(), "us")),
+    }
     store = idx.store
     con = store.con
     con.begin()
@@ -259,8 +259,6 @@ def _describe(idx, reps: Representatives, cluster_id: np.ndarray, size: np.ndarr
               sub_of: np.ndarray) -> list[dict]:
     """Clusters of two or more submissions: members, tightest and loosest pair of members from
     different submissions; largest first."""
-    import pyarrow as pa
-
     multi = subs >= 2
     if not multi.any():
         return []
@@ -282,8 +280,8 @@ def _describe(idx, reps: Representatives, cluster_id: np.ndarray, size: np.ndarr
     several = np.isin(rep_cluster, uniq[rep_counts >= 2])
     pairs_by_cluster: dict[int, dict] = {}
     if several.any():
-        assignment = pa.table({"doc": pa.array(reps.doc[rep_rows[several]].astype(np.int32), pa.int32()),
-                               "cluster": pa.array(rep_cluster[several].astype(np.int32), pa.int32())})
+        assignment = {"doc": reps.doc[rep_rows[several]].astype(np.int32),
+                      "cluster": rep_cluster[several].astype(np.int32)}
         con = idx.store.con
         with registered(con, cluster_assignment=assignment):  # reads the prepared usable_hashes
             tbl = idx.store.run("cluster_member_pairs").fetchnumpy()

@@ -210,15 +210,15 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
                 con.execute(f'CREATE TABLE "{name}" AS {src}')
             counts[name] = int(con.execute(f'SELECT COUNT(*) FROM "{name}"').fetchall()[0][0])
         if "document_texts" not in names and read_texts:
-            import pyarrow as pa
+            import numpy as np
 
             docs = con.execute("SELECT doc, path FROM documents ORDER BY doc").fetchall()
             texts = []
             for _, path in docs:
                 src = read_source(Path(path))
                 texts.append("" if isinstance(src, Skipped) else src.text)
-            con.register("_imported_texts", pa.table({"doc": pa.array([d for d, _ in docs], pa.int32()),
-                                                      "text": pa.array(texts, pa.string())}))
+            con.register("_imported_texts", {"doc": np.array([d for d, _ in docs], dtype=np.int32),
+                                             "text": np.array(texts, dtype=object)})
             con.execute("INSERT INTO document_texts SELECT doc, text FROM _imported_texts")
             con.unregister("_imported_texts")
             counts["document_texts"] = len(docs)

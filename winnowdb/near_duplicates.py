@@ -159,8 +159,17 @@ class Layout:
         p = f"{lo}" if lo == hi else f"{lo}-{hi}"
         return f"k={self.k}: {'; then '.join(parts)} -> {self.tables} tables matching {p} bits each"
 
+    def columns(self) -> dict:
+        """The masks as the relation ``simhash_masks(block INTEGER, mask BIGINT)``, a dict of numpy
+        columns: what DuckDB scans here (an Arrow table would make DuckDB import pandas)."""
+        import numpy as np
+
+        return {"block": np.arange(self.tables, dtype=np.int32),
+                "mask": np.array([_signed(m) for m in self.masks], dtype=np.int64)}
+
     def table(self):
-        """The masks as the Arrow relation ``simhash_masks(block INTEGER, mask BIGINT)``."""
+        """The masks as the Arrow relation ``simhash_masks(block INTEGER, mask BIGINT)`` (for
+        Spark's ``createDataFrame`` and other Arrow consumers)."""
         import pyarrow as pa
 
         return pa.table({"block": pa.array(range(self.tables), pa.int32()),
@@ -288,7 +297,7 @@ def near_simhash(idx, value: int, *, hamming: int = DEFAULT_HAMMING, exclude: st
     # index need not be counted first
     lay = layout or online_layout(k)
     con = idx.store.con
-    with _registered(con, "simhash_masks", lay.table()):
+    with _registered(con, "simhash_masks", lay.columns()):
         cur = idx.store.run("near_duplicates_of", simhash=value, hamming=k, exclude=exclude,
                             limit_rows=_limit(top))
         return _records(cur)
@@ -302,7 +311,7 @@ def near_duplicate_pairs(idx, *, hamming: int = DEFAULT_HAMMING, top: int = 0,
     k = check_hamming(hamming)
     lay = layout or choose_layout(k, _document_count(idx), batch=True)
     con = idx.store.con
-    with _registered(con, "simhash_masks", lay.table()):
+    with _registered(con, "simhash_masks", lay.columns()):
         cur = idx.store.run("near_duplicate_pairs", hamming=k, limit_rows=_limit(top))
         return _records(cur)
 
