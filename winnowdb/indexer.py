@@ -2,8 +2,9 @@
 
 Files are read, skipped when unchanged (same content hash, kind, label and submission),
 normalized, fingerprinted and written to the index in batches of a few megabytes, each batch one
-transaction. An interruption (Ctrl-C, a kill) loses at most the batch in flight; running the same
-``add`` again finishes the job.
+transaction, committed by a writer thread while the next batch is being prepared. An interruption
+(Ctrl-C, a kill) loses at most the batch not yet committed; running the same ``add`` again
+finishes the job.
 """
 from __future__ import annotations
 
@@ -239,6 +240,81 @@ def _prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, con=None):
                     pass
 
 
+class _BatchWriter:
+    """Commits ``add``'s batches in a background thread, one at a time and in order, so the main
+    thread keeps taking the workers' results while DuckDB writes (a worker blocked on sending a
+    result to a busy main thread stalls). DuckDB releases the GIL while it executes.
+
+    Reliability (issue 4): each batch is one transaction, counted in ``summary`` by the writer
+    right after its commit. Ctrl-C is delivered to the main thread only, so it never lands inside
+    a commit; a Ctrl-C while waiting for a commit waits it out, then ends ``add`` as interrupted.
+    As a context manager, leaving waits for the batch in flight: its error, if any, is raised
+    unless another exception is already on its way.
+    """
+
+    def __init__(self, store: Store, summary: AddSummary) -> None:
+        self.store = store
+        self.summary = summary
+        self._finished = None  # threading.Event of the batch in flight, set when its thread is done
+        self._error: BaseException | None = None
+
+    def write(self, batch: "_Batch") -> None:
+        """Commit ``batch`` in the background, after the previous one (whose error is raised)."""
+        import threading
+
+        self.wait()
+        self._finished = threading.Event()
+        threading.Thread(target=self._commit, args=(batch, self._finished), name="winnowdb-writer",
+                         daemon=True).start()
+
+    def _commit(self, batch: "_Batch", finished) -> None:
+        try:
+            docs, texts, fps = batch.tables()
+            self.store.write_batch(docs, texts, fps, batch.replaced)
+            summary = self.summary
+            summary.batches += 1
+            for d in batch.docs:
+                if d["replaces"] is None:
+                    summary.added += 1
+                else:
+                    summary.updated += 1
+            summary.fingerprints += len(fps["hash"])
+            summary.bytes += batch.bytes
+        except BaseException as exc:  # raised again in the main thread by wait()
+            self._error = exc
+        finally:
+            finished.set()
+
+    def wait(self) -> None:
+        """Block until the batch in flight is committed (or failed: then raise its error)."""
+        # an Event, not Thread.join(): a join interrupted by Ctrl-C may mark a running thread
+        # as stopped (CPython <= 3.12), and the connection would be used while still busy
+        finished, interrupted = self._finished, False
+        while finished is not None and not finished.is_set():
+            try:
+                finished.wait()
+            except KeyboardInterrupt:  # the commit goes on regardless: wait for it, then stop
+                interrupted = True
+        self._finished = None
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
+        if interrupted:
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> "_BatchWriter":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.wait()
+            return
+        try:
+            self.wait()
+        except BaseException:  # the exception already on its way matters more
+            pass
+
+
 class _Batch:
     def __init__(self) -> None:
         self.docs: list[dict] = []
@@ -315,22 +391,15 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
     batch = _Batch()
     settings = store.settings
 
+    writer = _BatchWriter(store, summary)
+
     def flush() -> None:
+        """Hand the batch to the writer thread (once the previous batch is committed)."""
         nonlocal batch
         if len(batch) == 0:
             return
-        docs, texts, fps = batch.tables()
-        with deferred_interrupt():  # reliability (issue 4): Ctrl-C waits until commit + count are done
-            store.write_batch(docs, texts, fps, batch.replaced)
-            summary.batches += 1
-            for d in batch.docs:
-                if d["replaces"] is None:
-                    summary.added += 1
-                else:
-                    summary.updated += 1
-            summary.fingerprints += len(fps["hash"])
-            summary.bytes += batch.bytes
-            batch = _Batch()
+        writer.write(batch)
+        batch = _Batch()
 
     tasks, submissions = [], []
     for path, root in files:
@@ -352,8 +421,9 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
             on_file(spath, sizes[Path(spath)])
 
     try:
+        # the writer is left first: its last commit is done (or failed) before workers stop
         with _prepared_stream(tasks, jobs if jobs is not None else default_jobs(),
-                              sum(sizes.values()), store.con) as stream:
+                              sum(sizes.values()), store.con) as stream, writer:
             for task, submission, prep in zip(tasks, submissions, stream):
                 spath = task[0]
                 old = existing.get(spath)
@@ -372,6 +442,7 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
                     # in its own transaction, so memory stays bounded (see winnowdb/segmented.py) --
                     src = prep.src
                     flush()
+                    writer.wait()  # the connection is this thread's again
                     with deferred_interrupt():  # Ctrl-C still aborts the streaming, not commit + count
                         summary.fingerprints += segmented.add_huge(store, src, settings, dict(
                             doc=next_id, path=spath, submission=submission, label=label, kind=kind,

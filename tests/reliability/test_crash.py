@@ -159,6 +159,30 @@ def test_ctrl_c_stops_cleanly_and_says_what_was_saved(crash_corpus, reference, t
     assert content_differences(db, ref) == {"documents": 0, "fingerprints": 0, "texts": 0}
 
 
+def test_ctrl_c_while_a_batch_commits_waits_for_it(crash_corpus, tmp_path):
+    # Batches commit in a writer thread; a slow commit (WINNOWDB_TEST_PAUSE_AFTER_BATCH: the
+    # writer sleeps after each commit, before it is counted) keeps the main thread waiting for
+    # it. Ctrl-C then must wait until that batch is committed *and counted*: the message, the
+    # log of commits and the index agree, several times at different moments.
+    rng = random.Random(5)
+    for i in range(3):
+        db, log = tmp_path / f"slow{i}.duckdb", tmp_path / f"log{i}"
+        env = dict(child_env(log), WINNOWDB_TEST_PAUSE_AFTER_BATCH="0.4")
+        p = subprocess.Popen([*CHILD, "add", str(crash_corpus / "docs"), "--db", str(db)], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while not logged(log) and time.time() < deadline and p.poll() is None:
+            time.sleep(0.02)
+        time.sleep(rng.uniform(0.0, 0.4))
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 130, err
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+        saved = int(err.split("interrupted: ")[1].split()[0])
+        assert saved == len(logged(log)) == len(indexed_paths(db)) > 0, err
+        assert run(["check", "--db", db]).returncode == 0
+
+
 def test_ctrl_c_during_a_huge_document(crash_corpus, tmp_path):
     # Ctrl-C while a (streamed) huge document is being stored: it stops promptly, the document
     # is not half-stored, the documents committed before it are kept.
