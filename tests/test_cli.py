@@ -87,6 +87,36 @@ def test_pairs_table(cli, cli_db):
     assert "comets" in r.stdout and "resemblance" in r.stdout
 
 
+def test_tables_show_paths_below_their_common_folder(cli, cli_db, corpus, tmp_path, monkeypatch):
+    # run from elsewhere, so paths are absolute: the table names the corpus folder once, in its
+    # caption, and shows the paths below it, so they fit unfolded in 120 columns
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "120")
+    r = ok(cli("pairs", "--db", cli_db, "--top", "3"))
+    flat = " ".join(r.stdout.split())
+    assert "paths under " in flat and "essays/comets.txt" in r.stdout
+    assert str(corpus) + os.sep + "essays" not in r.stdout  # no row repeats the folder
+    caption = next(line for line in r.stdout.splitlines() if "paths under" in line).strip()
+    assert caption == f"paths under {corpus}{os.sep}"
+    # JSON and CSV keep the full paths
+    rows = as_json(ok(cli("pairs", "--db", cli_db, "--top", "3", "--format", "json")))
+    assert all(os.path.isabs(row["a"]) and str(corpus) in row["a"] for row in rows)
+    dup = ok(cli("duplicates", "--db", cli_db))
+    assert "paths under" in dup.stdout and "essays/comets_dup.txt" in dup.stdout
+
+
+def test_common_folder():
+    from winnowdb.report import below, common_folder
+
+    assert common_folder(["/x/y/a.txt", "/x/y/z/b.txt"]) == "/x/y"
+    assert common_folder(["/x/y/a.txt", "/x/y/a.txt"]) == ""  # one path: nothing to share
+    assert common_folder(["/a.txt", "/b.txt"]) == ""  # the root is not worth naming
+    assert common_folder(["x/a.txt", "/x/b.txt"]) == ""  # relative and absolute mixed
+    assert common_folder(["x/a", "x/a/b.txt"]) == "x"  # x/a is a file here, so the folder is x
+    assert common_folder(["essays/a.txt", "essays/b.txt"]) == "essays"
+    assert below("/x/y/z/b.txt", "/x/y") == "z/b.txt" and below("/x/yz/b.txt", "/x/y") == "/x/yz/b.txt"
+
+
 def test_pairs_min_shared_and_empty(cli, cli_db):
     assert as_json(cli("pairs", "--db", cli_db, "-f", "json", "--min-shared", "1000000")) == []
     r = ok(cli("pairs", "--db", cli_db, "--min-shared", "1000000"))

@@ -11,8 +11,8 @@ import json
 import os
 from typing import Any, Iterable
 
-__all__ = ["emit_rows", "write_file", "display_path", "render_compare", "compare_to_dict", "passage_records",
-           "render_stats"]
+__all__ = ["emit_rows", "write_file", "display_path", "common_folder", "below", "folder_caption", "render_compare",
+           "compare_to_dict", "passage_records", "render_stats"]
 
 FORMATS = ("table", "json", "csv")
 
@@ -24,6 +24,40 @@ def display_path(path: str) -> str:
     except ValueError:
         return path
     return path if rel.startswith("..") else rel
+
+
+#: columns that hold a document's path (shown relative to the folder all shown paths share)
+PATH_COLUMNS = ("a", "b", "path")
+
+
+def common_folder(paths: Iterable[str]) -> str:
+    """The deepest folder that holds every one of ``paths`` (as displayed), or "" when they share
+    none worth dropping (no paths, one path, the file system root, or absolute and relative
+    paths mixed). Tables show paths below it and name it once, in a caption."""
+    distinct = {p for p in paths if p}
+    if len(distinct) < 2:
+        return ""
+    try:
+        folder = os.path.commonpath(list(distinct))
+    except ValueError:
+        return ""
+    if folder in distinct:  # one of the paths is itself the common path: a file, not a folder
+        folder = os.path.dirname(folder)
+    return "" if folder in ("", os.sep, ".") else folder
+
+
+def below(path: str, folder: str) -> str:
+    """``path`` relative to ``folder`` when it lies below it (``common_folder``), else unchanged."""
+    if folder and path.startswith(folder + os.sep):
+        return path[len(folder) + 1:]
+    return path
+
+
+def folder_caption(folder: str):
+    """The caption naming the folder a table's paths are shown under (plain text, no markup)."""
+    from rich.text import Text
+
+    return Text(f"paths under {folder}{os.sep}", style="dim")
 
 
 def _write(text: str) -> None:
@@ -68,8 +102,13 @@ def _cell(value: Any, column: str) -> str:
 
 
 def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title: str | None = None,
-              empty: str = "no results") -> None:
-    """Print ``rows`` (dicts) as a table, JSON (a list of objects) or CSV with ``columns``."""
+              empty: str = "no results", headers: dict[str, str] | None = None,
+              notes: Iterable[str] = (), shorten_paths: bool = True) -> None:
+    """Print ``rows`` (dicts) as a table, JSON (a list of objects) or CSV with ``columns``.
+
+    Only the table is for people: there ``headers`` may rename columns, ``notes`` are printed as
+    the caption, and paths (``PATH_COLUMNS``) are shown below the folder they all share, named
+    in the caption (``shorten_paths=False`` keeps them whole). JSON and CSV are never changed."""
     if fmt == "json":
         _write(json.dumps([{c: r.get(c) for c in columns} for r in rows], indent=2, default=str))
         return
@@ -82,12 +121,25 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
     if not rows:
         console.print(Text(empty, style="dim"))
         return
-    table = Table(title=title, show_lines=False, header_style="bold")
+    cells = [[_cell(r.get(c), c) for c in columns] for r in rows]
+    path_at = [i for i, c in enumerate(columns) if c in PATH_COLUMNS and isinstance(rows[0].get(c), str)]
+    folder = common_folder(row[i] for row in cells for i in path_at) if shorten_paths else ""
+    if folder:
+        for row in cells:
+            for i in path_at:
+                row[i] = below(row[i], folder)
+    caption = Text("\n".join(notes), style="dim")
+    if folder:
+        caption = Text.assemble(folder_caption(folder), *(("\n", caption) if notes else ()))
+    table = Table(title=title, caption=caption if caption.plain else None, show_lines=False,
+                  header_style="bold")
     for c in columns:
         numeric = isinstance(rows[0].get(c), (int, float))
-        table.add_column(c, justify="right" if numeric else "left", overflow="fold")
-    for r in rows:
-        table.add_row(*(Text(_cell(r.get(c), c)) for c in columns))
+        # numbers never wrap (nor do their headers): the text columns take what width is left
+        table.add_column((headers or {}).get(c, c), justify="right" if numeric else "left",
+                         overflow="fold", no_wrap=numeric, ratio=None if numeric else 1)
+    for row in cells:
+        table.add_row(*(Text(v) for v in row))
     console.print(table)
 
 

@@ -1,6 +1,7 @@
 """Broder's syntactic clustering commands: duplicates, clusters."""
 from __future__ import annotations
 
+import os
 from enum import Enum
 from typing import List, Optional
 
@@ -20,22 +21,30 @@ class Method(str, Enum):
     super = "super"
 
 
-def _members_cell(paths: list[str], limit: int) -> str:
-    from ..report import display_path
+def _shown_folder(path_lists: list[list[str]], limit: int) -> tuple[str, list[str]]:
+    """The folder shared by the paths a table shows (``report.common_folder``) and its caption."""
+    from ..report import common_folder, display_path
 
-    shown = [display_path(p) for p in paths[:limit]]
+    folder = common_folder(display_path(p) for paths in path_lists for p in paths[:limit])
+    return folder, ([f"paths under {folder}{os.sep}"] if folder else [])
+
+
+def _members_cell(paths: list[str], limit: int, folder: str = "") -> str:
+    from ..report import below, display_path
+
+    shown = [below(display_path(p), folder) for p in paths[:limit]]
     if len(paths) > limit:
         shown.append(f"… and {len(paths) - limit} more")
     return "\n".join(shown)
 
 
-def _pair_cell(pair: dict | None) -> str:
-    from ..report import display_path
+def _pair_cell(pair: dict | None, folder: str = "") -> str:
+    from ..report import below, display_path
 
     if pair is None:
         return ""
     how = f"{100 * pair['resemblance']:.1f}%" if pair["kind"] == "similar" else pair["kind"]
-    return f"{how}\n{display_path(pair['a'])}\n{display_path(pair['b'])}"
+    return f"{how}\n{below(display_path(pair['a']), folder)}\n{below(display_path(pair['b']), folder)}"
 
 
 @app.command()
@@ -76,10 +85,11 @@ def duplicates(
                 for g in groups for d, p in zip(g["docs"], g["members"])]
         emit_rows(con, rows, ["level", "group", "size", "doc", "path", "representative"], "csv")
         return
+    folder, notes = _shown_folder([g["members"] for g in groups], max_members)
     rows = [{"level": g["level"], "size": g["size"], "fingerprints": g["fingerprints"],
-             "members": _members_cell(g["members"], max_members)} for g in groups]
+             "members": _members_cell(g["members"], max_members, folder)} for g in groups]
     emit_rows(con, rows, ["level", "size", "fingerprints", "members"], "table",
-              title="duplicate documents", empty="no duplicate documents")
+              title="duplicate documents", empty="no duplicate documents", notes=notes)
 
 
 @app.command()
@@ -148,11 +158,13 @@ def clusters(
                               "tightest_resemblance", "tightest_kind", "loosest_a", "loosest_b",
                               "loosest_resemblance", "loosest_kind"], "csv")
     else:
-        rows = [{"cluster": c["cluster"], "size": c["size"], "members": _members_cell(c["members"], max_members),
-                 "tightest pair": _pair_cell(c["tightest"]), "loosest pair": _pair_cell(c["loosest"])}
+        folder, notes = _shown_folder([c["members"] for c in shown], max_members)
+        rows = [{"cluster": c["cluster"], "size": c["size"], "members": _members_cell(c["members"], max_members, folder),
+                 "tightest pair": _pair_cell(c["tightest"], folder), "loosest pair": _pair_cell(c["loosest"], folder)}
                 for c in shown]
         emit_rows(con, rows, ["cluster", "size", "members", "tightest pair", "loosest pair"], "table",
-                  title="clusters of similar documents", empty="no two documents are similar enough to cluster")
+                  title="clusters of similar documents", empty="no two documents are similar enough to cluster",
+                  notes=notes)
     threshold = f"resemblance >= {res.min_resemblance:g}"
     if res.min_containment is not None:
         threshold += f" or containment >= {res.min_containment:g}"

@@ -206,7 +206,9 @@ def pairs(
             rows = idx.pairs(min_shared=min_shared, top=top, max_df=max_df, new_label=new)
     from ..report import emit_rows
 
-    emit_rows(_console(), rows, columns, fmt.value, title="pairs sharing passages", empty="no pairs share a passage")
+    emit_rows(_console(), rows, columns, fmt.value, title="pairs sharing passages", empty="no pairs share a passage",
+              headers={"containment_a": "% of a", "containment_b": "% of b"},
+              notes=["% of a: the share of a's fingerprints also found in b"])
 
 
 @app.command()
@@ -269,4 +271,4 @@ def sql(
         unique.append(c if seen[c] == 1 else f"{c}_{seen[c]}")
     cols = unique
 
-    emit_rows(_console(), [dict(zip(cols, r)) for r in rows], cols, fmt.value, empty="(no rows)")
+    emit_rows(_console(), [dict(zip(cols, r)) for r in rows], cols, fmt.value, empty="(no rows)", shorten_paths=False)
