@@ -262,5 +262,6 @@ def render_stats(console, st: dict, fmt: str) -> None:
     if st["common"]:
         emit_rows(console, [{"hash": c["hash"], "df": c["df"], "occurrences": c["occurrences"],
                              "example": c["example_text"].replace("\n", " ")[:60],
-                             "in": display_path(c["example_path"])} for c in st["common"]],
-                  ["hash", "df", "occurrences", "example", "in"], "table", title="most common fingerprints")
+                             "path": c["example_path"]} for c in st["common"]],
+                  ["hash", "df", "occurrences", "example", "path"], "table", title="most common fingerprints",
+                  headers={"path": "in"})
