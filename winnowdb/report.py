@@ -11,7 +11,7 @@ import json
 import os
 from typing import Any, Iterable
 
-__all__ = ["emit_rows", "write_file", "display_path", "common_folder", "below", "folder_caption", "render_compare",
+__all__ = ["emit_rows", "write_file", "display_path", "common_folder", "below", "folder_note", "render_compare",
            "compare_to_dict", "passage_records", "render_stats"]
 
 FORMATS = ("table", "json", "csv")
@@ -53,11 +53,9 @@ def below(path: str, folder: str) -> str:
     return path
 
 
-def folder_caption(folder: str):
-    """The caption naming the folder a table's paths are shown under (plain text, no markup)."""
-    from rich.text import Text
-
-    return Text(f"paths under {folder}{os.sep}", style="dim")
+def folder_note(folder: str) -> str:
+    """The caption line naming the folder a table's paths are shown under."""
+    return f"paths under {folder}{os.sep}"
 
 
 def _write(text: str) -> None:
@@ -128,10 +126,8 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
         for row in cells:
             for i in path_at:
                 row[i] = below(row[i], folder)
-    caption = Text("\n".join(notes), style="dim")
-    if folder:
-        caption = Text.assemble(folder_caption(folder), *(("\n", caption) if notes else ()))
-    table = Table(title=title, caption=caption if caption.plain else None, show_lines=False,
+    caption = "\n".join(([folder_note(folder)] if folder else []) + list(notes))
+    table = Table(title=title, caption=Text(caption, style="dim") if caption else None, show_lines=False,
                   header_style="bold")
     for c in columns:
         numeric = isinstance(rows[0].get(c), (int, float))

@@ -1,7 +1,6 @@
 """Broder's syntactic clustering commands: duplicates, clusters."""
 from __future__ import annotations
 
-import os
 from enum import Enum
 from typing import List, Optional
 
@@ -23,10 +22,10 @@ class Method(str, Enum):
 
 def _shown_folder(path_lists: list[list[str]], limit: int) -> tuple[str, list[str]]:
     """The folder shared by the paths a table shows (``report.common_folder``) and its caption."""
-    from ..report import common_folder, display_path
+    from ..report import common_folder, display_path, folder_note
 
     folder = common_folder(display_path(p) for paths in path_lists for p in paths[:limit])
-    return folder, ([f"paths under {folder}{os.sep}"] if folder else [])
+    return folder, ([folder_note(folder)] if folder else [])
 
 
 def _members_cell(paths: list[str], limit: int, folder: str = "") -> str:
