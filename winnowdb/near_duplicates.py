@@ -172,8 +172,7 @@ class Layout:
         Spark's ``createDataFrame`` and other Arrow consumers)."""
         import pyarrow as pa
 
-        return pa.table({"block": pa.array(range(self.tables), pa.int32()),
-                         "mask": pa.array([_signed(m) for m in self.masks], pa.int64())})
+        return pa.table(self.columns())  # int32 / int64 numpy columns keep their types
 
 
 def make_layout(k: int, levels: tuple[int, ...]) -> Layout:
