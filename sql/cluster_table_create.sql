@@ -1,6 +1,7 @@
 -- cluster_table_create.sql: the clusters table, written by `winnowdb clusters` (created on first use).
 -- One row per ordinary document at the time of the last `clusters` run (a snapshot: documents
--- added or removed since are not reflected until it runs again):
+-- added since have no row and cluster sizes are not updated until it runs again; a document that
+-- is removed or changed loses its row, and its id is never given to another document):
 --   doc              the document (documents.doc)
 --   cluster          its cluster: the smallest doc id in the cluster (a document similar to no
 --                    other is a cluster of one, its own id). Clusters are of submissions: all

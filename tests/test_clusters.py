@@ -259,6 +259,40 @@ def test_read_only_commands_work_with_and_without_clusters_table(family_corpus, 
     assert cli("query", root / "a.txt", "--db", db).exit_code == 0
 
 
+def test_removed_document_ids_are_never_reused_nor_left_in_clusters(tmp_path, cli):
+    # the copy gets the highest id; removing it and adding an unrelated file must not make the
+    # new file inherit the copy's id, nor its place in the stored clusters snapshot
+    words = _words(7, 300)
+    (tmp_path / "a.txt").write_text(" ".join(words))
+    (tmp_path / "m.txt").write_text(" ".join(_words(8, 300)))
+    (tmp_path / "z_copy.txt").write_text(" ".join(words))
+    db = tmp_path / "ids.duckdb"
+    assert cli("add", tmp_path / "a.txt", tmp_path / "m.txt", tmp_path / "z_copy.txt", "--db", db).exit_code == 0
+    assert cli("clusters", "--db", db).exit_code == 0
+
+    def rows(sql):
+        res = cli("sql", sql, "--db", db, "--format", "json")
+        assert res.exit_code == 0, res.output
+        return json.loads(res.stdout)
+
+    ids = {Path(r["path"]).name: r["doc"] for r in rows("SELECT path, doc FROM documents")}
+    assert ids["z_copy.txt"] == max(ids.values())
+    assert cli("remove", tmp_path / "z_copy.txt", "--db", db).exit_code == 0
+    assert rows("SELECT COUNT(*) AS n FROM clusters WHERE doc NOT IN (SELECT doc FROM documents)") == [{"n": 0}]
+    (tmp_path / "q.txt").write_text(" ".join(_words(9, 300)))
+    assert cli("add", tmp_path / "q.txt", "--db", db).exit_code == 0
+    new_id = rows("SELECT doc FROM documents WHERE path LIKE '%q.txt'")[0]["doc"]
+    assert new_id > ids["z_copy.txt"]
+    assert rows("SELECT COUNT(*) AS n FROM clusters c JOIN documents d USING (doc) WHERE d.path LIKE '%q.txt'") == [{"n": 0}]
+    # a changed file is replaced: a new id, and the old one's snapshot row is gone
+    (tmp_path / "a.txt").write_text(" ".join(_words(10, 300)))
+    assert cli("add", tmp_path / "a.txt", "--db", db).exit_code == 0
+    a_id = rows("SELECT doc FROM documents WHERE path LIKE '%a.txt'")[0]["doc"]
+    assert a_id > new_id
+    assert rows("SELECT COUNT(*) AS n FROM clusters WHERE doc NOT IN (SELECT doc FROM documents)") == [{"n": 0}]
+    assert cli("check", "--db", db).exit_code == 0
+
+
 def test_cli_clusters_missing_index(tmp_path, cli):
     res = cli("clusters", "--db", tmp_path / "nothing.duckdb")
     assert res.exit_code != 0 and res.output.startswith("error: no index at")

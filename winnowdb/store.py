@@ -365,7 +365,12 @@ class Store:
         return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     def next_doc_id(self) -> int:
-        return int(self.con.execute("SELECT COALESCE(MAX(doc), 0) + 1 FROM documents").fetchall()[0][0])
+        """The id of the next new document: above every id this index has ever given, so the id
+        of a removed (or replaced) document is never reused and nothing that still names it (a
+        clusters snapshot, a user's saved query results) can point at another document."""
+        return int(self.con.execute(
+            "SELECT GREATEST(COALESCE((SELECT MAX(doc) FROM documents), 0), COALESCE((SELECT MAX("
+            f"TRY_CAST(value AS BIGINT)) FROM settings WHERE key = '{_REMOVED_KEY}'), 0)) + 1").fetchall()[0][0])
 
     def default_max_df(self) -> int:
         """The default --max-df of this index (``winnowdb.max_df``: remembered or computed)."""
@@ -459,10 +464,23 @@ class Store:
                     pass
 
     def _delete_docs(self, docs_table) -> None:
-        self._with_tables(self.con, {"_gone": docs_table}, [
+        """Delete documents inside the caller's transaction: their fingerprints, texts, rows of
+        the clusters snapshot, and the documents; the highest id removed is remembered
+        (``next_doc_id`` never gives it again)."""
+        statements = [
             "DELETE FROM fingerprints WHERE doc IN (SELECT doc FROM _gone)",
             "DELETE FROM document_texts WHERE doc IN (SELECT doc FROM _gone)",
-            "DELETE FROM documents WHERE doc IN (SELECT doc FROM _gone)"])
+            "DELETE FROM documents WHERE doc IN (SELECT doc FROM _gone)"]
+        if self.con.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = 'main' "
+                            "AND table_name = 'clusters'").fetchall():
+            statements.append("DELETE FROM clusters WHERE doc IN (SELECT doc FROM _gone)")
+        top = int(docs_table["doc"].max()) if len(docs_table["doc"]) else 0
+        old = self.con.execute(f"SELECT MAX(TRY_CAST(value AS BIGINT)) FROM settings WHERE key = '{_REMOVED_KEY}'"
+                               ).fetchall()[0][0]
+        if old is None or top > int(old):
+            statements += [f"DELETE FROM settings WHERE key = '{_REMOVED_KEY}'",
+                           f"INSERT INTO settings VALUES ('{_REMOVED_KEY}', '{top}')"]
+        self._with_tables(self.con, {"_gone": docs_table}, statements)
 
     def delete_setting(self, key: str) -> None:
         """Remove one setting in one transaction."""
@@ -478,11 +496,15 @@ class Store:
         self.settings = self._read_settings()
 
     def remove_docs(self, docs: list[int]) -> None:
-        """Delete documents (and their texts and fingerprints) in one transaction."""
+        """Delete documents (their texts, fingerprints and clusters rows) in one transaction."""
         if not docs:
             return
         with self._transaction():
             self._delete_docs(_doc_ids(docs))
+
+
+#: setting that remembers the highest document id ever removed (ids are never reused)
+_REMOVED_KEY = "max_removed_doc"
 
 
 def _doc_ids(docs: list[int]) -> dict:
