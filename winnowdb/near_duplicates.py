@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import WinnowError
+from .sketches import registered
 
 __all__ = ["Layout", "block_masks", "make_layout", "layouts", "choose_layout", "online_layout",
            "masks_table", "check_hamming", "near_duplicates_of", "near_simhash", "near_duplicate_pairs",
@@ -230,17 +231,6 @@ def masks_table(layout: Layout):
 
 
 # ---------------------------------------------------------------------------------------- search
-def _registered(con, name: str, table):
-    class _Ctx:
-        def __enter__(self):
-            con.register(name, table)
-
-        def __exit__(self, *exc):
-            con.unregister(name)
-
-    return _Ctx()
-
-
 #: the LIMIT that means "every row" (the largest LIMIT Spark accepts)
 _ALL_ROWS = 2**31 - 1
 
@@ -296,7 +286,7 @@ def near_simhash(idx, value: int, *, hamming: int = DEFAULT_HAMMING, exclude: st
     # index need not be counted first
     lay = layout or online_layout(k)
     con = idx.store.con
-    with _registered(con, "simhash_masks", lay.columns()):
+    with registered(con, simhash_masks=lay.columns()):
         cur = idx.store.run("near_duplicates_of", simhash=value, hamming=k, exclude=exclude,
                             limit_rows=_limit(top))
         return _records(cur)
@@ -310,7 +300,7 @@ def near_duplicate_pairs(idx, *, hamming: int = DEFAULT_HAMMING, top: int = 0,
     k = check_hamming(hamming)
     lay = layout or choose_layout(k, _document_count(idx), batch=True)
     con = idx.store.con
-    with _registered(con, "simhash_masks", lay.columns()):
+    with registered(con, simhash_masks=lay.columns()):
         cur = idx.store.run("near_duplicate_pairs", hamming=k, limit_rows=_limit(top))
         return _records(cur)
 
