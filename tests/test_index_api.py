@@ -164,6 +164,15 @@ def test_compare_scores_are_the_pairs_scores(corpus, tmp_path):
                 hit = [h for h in idx.query(r["a"], top=0, max_df=cap) if h["path"] == r["b"]]
                 assert hit and hit[0]["shared"] == r["shared"], (cap, r, hit)
                 assert hit[0]["containment"] == r["containment_a"] and hit[0]["contained"] == r["containment_b"]
+            # all at once (as the HTML report does): the same scores and passages, pair by pair
+            both = idx.compare_many([(r["a"], r["b"]) for r in rows], max_df=cap)
+            assert len(both) == len(rows)
+            for r, cmp in zip(rows, both):
+                assert (cmp.a.name, cmp.b.name) == (r["a"], r["b"])
+                assert cmp.score["shared"] == r["shared"] and cmp.score["containment_b"] == r["containment_b"]
+                one = idx.compare(r["a"], r["b"], max_df=cap)
+                assert cmp.passages == one.passages and cmp.score == one.score
+                assert cmp.a.texts == one.a.texts and cmp.b.paths == one.b.paths
         assert len(idx.pairs(top=0, max_df=2)) < len(idx.pairs(top=0))  # the low cap did leave some out
         for source in (folder / "a.txt", corpus / "essays" / "tides.txt", corpus / "code" / "queue.java"):
             every = idx.query(source, top=0)

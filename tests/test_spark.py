@@ -270,9 +270,11 @@ def _relations(con, corpus: Path) -> dict:
         "query_fingerprints": con.sql(f"SELECT hash FROM fingerprints WHERE doc = {tides}").to_arrow_table(),
         "left_fingerprints": con.sql(fp.format(tides)).to_arrow_table(),
         "right_fingerprints": con.sql(fp.format(copy)).to_arrow_table(),
-        # a document carrying the boilerplate header: some of its hashes do not count
+        # a document carrying the boilerplate header (some of its hashes do not count), and the
+        # two sides of passage_matches (which reads counted_hashes, derived from this below)
         "side_hashes": con.sql("SELECT f.hash FROM fingerprints f JOIN documents d ON d.doc = f.doc "
-                               "WHERE d.path LIKE '%essays/lighthouses.txt'").to_arrow_table(),
+                               "WHERE d.path LIKE '%essays/lighthouses.txt' "
+                               f"OR d.doc IN ({tides}, {copy})").to_arrow_table(),
         "simhash_masks": masks_table(choose_layout(3, len(docs), batch=True)),
     }
 
@@ -293,7 +295,7 @@ def _params(con) -> dict:
 
 #: relations that some files read and that are themselves the result of a query file
 #: (materialized by the caller as in winnowdb.sketches): (relation, file, extra parameters)
-DERIVED = [("usable_hashes", "cluster_usable_hashes", {})]
+DERIVED = [("usable_hashes", "cluster_usable_hashes", {}), ("counted_hashes", "countable_hashes", {})]
 
 #: (query file, parameter overrides): the same file may run with several bindings. Run here over
 #: the exported Parquet files (the layout Spark reads in production).

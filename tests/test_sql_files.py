@@ -120,7 +120,8 @@ def test_core_queries_run_on_a_fresh_index(tmp_path):
               "k": 12, "code_k": 12, "top": None}
     with winnowdb.open(tmp_path / "empty.duckdb") as idx:
         con = idx.store.con
-        for rel in ("query_fingerprints", "left_fingerprints", "right_fingerprints", "side_hashes"):
+        for rel in ("query_fingerprints", "left_fingerprints", "right_fingerprints", "side_hashes",
+                    "counted_hashes"):
             con.register(rel, empty_fps)
         for name in CORE:
             if name in ("create_tables", "create_views"):

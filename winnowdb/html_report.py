@@ -301,10 +301,9 @@ def collect(idx, *, top: int = 50, min_shared: int = 1, new_label: str | None = 
             cache[submission] = found
         return cache[submission]
 
-    pairs = []
-    for rank, row in enumerate(rows, 1):
-        cmp = idx.compare(row["a"], row["b"], max_df=used_max_df)
-        pairs.append(PairView(rank, row["a"], row["b"], row, cmp, spans(row["a"]), spans(row["b"])))
+    comparisons = idx.compare_many([(row["a"], row["b"]) for row in rows], max_df=used_max_df)
+    pairs = [PairView(rank, row["a"], row["b"], row, cmp, spans(row["a"]), spans(row["b"]))
+             for rank, (row, cmp) in enumerate(zip(rows, comparisons), 1)]
     everything = [p for pv in pairs for p in (pv.name_a, pv.name_b, *pv.comparison.a.paths.values(),
                                                *pv.comparison.b.paths.values())]
     root, short = _shortener(everything)

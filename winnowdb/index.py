@@ -209,40 +209,17 @@ class Index:
         return near_duplicate_pairs(self, hamming=hamming, top=top)
 
     def compare(self, a: str | os.PathLike, b: str | os.PathLike, *, max_df: int | None = None) -> Comparison:
-        """The passages two files (or submissions, indexed or not) share."""
-        sa, sb = self._side(a), self._side(b)
-        con = self.store.con
-        cap = self._max_df(max_df)
-        con.register("left_fingerprints", sa.fingerprints)
-        con.register("right_fingerprints", sb.fingerprints)
-        try:
-            cur = self.store.run("passage_matches", max_df=cap)
-            cols = [d[0] for d in cur.description]
-            tbl = cur.fetchnumpy()
-        finally:
-            con.unregister("left_fingerprints")
-            con.unregister("right_fingerprints")
-        import numpy as np
+        """The passages two files (or submissions, indexed or not) share, and their scores."""
+        from .comparisons import compare_many
 
-        from .passages import merge_matches
+        return compare_many(self, [(a, b)], max_df=max_df)[0]
 
-        passages = merge_matches({c: np.asarray(tbl[c]) for c in cols}, self.w)
-        na, nb = (self._countable(side, cap) for side in (sa, sb))
-        shared = len(set(np.asarray(tbl["hash"]).tolist())) if len(tbl["hash"]) else 0
-        score = {"shared": shared,
-                 "containment_a": shared / na if na else 0.0,
-                 "containment_b": shared / nb if nb else 0.0,
-                 "resemblance": shared / (na + nb - shared) if na + nb - shared else 0.0}
-        return Comparison(sa, sb, passages, score)
+    def compare_many(self, pairs: list[tuple[str | os.PathLike, str | os.PathLike]], *,
+                     max_df: int | None = None) -> list[Comparison]:
+        """``compare`` for many pairs at once (each side read once, the index scanned once)."""
+        from .comparisons import compare_many
 
-    def _countable(self, side: Side, max_df: int) -> int:
-        """How many of a side's distinct hashes count in scores (sql/countable_hashes.sql)."""
-        con = self.store.con
-        con.register("side_hashes", {"hash": side.fingerprints["hash"]})
-        try:
-            return len(self.store.run("countable_hashes", max_df=max_df).fetchall())
-        finally:
-            con.unregister("side_hashes")
+        return compare_many(self, pairs, max_df=max_df)
 
     def stats(self, top_common: int = 10) -> dict:
         """Index size, measured density against the expected 2/(w+1), most common fingerprints."""

@@ -1,0 +1,103 @@
+"""Compare sources pairwise: the passages two files or submissions share, and their scores.
+
+One comparison needs each side's fingerprints and texts, and which of their hashes count
+(boilerplate and hashes in more than ``max_df`` submissions do not: ``sql/countable_hashes.sql``,
+the only step that reads the whole fingerprints table). ``compare_many`` does that work once for
+many pairs -- every indexed side read in one query, the countable hashes of all sides found in one
+scan -- so a report of 50 pairs costs about what one comparison does; each pair's matches are
+then a join of two small relations (``sql/passage_matches.sql``), merged into passages in Python.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
+
+import numpy as np
+
+from .sketches import registered
+
+if TYPE_CHECKING:
+    from .index import Comparison, Index, Side
+
+__all__ = ["compare_many", "read_sides"]
+
+_FP_COLUMNS = ("hash", "doc", "pos", "start_offset", "end_offset")
+
+
+def read_sides(idx: "Index", sources: Iterable[str | os.PathLike]) -> dict[str, "Side"]:
+    """Each source's ``Side`` (keyed by ``str(source)``): indexed files and submissions read
+    together, one query for their documents' texts and one for their fingerprints; a source that
+    is not indexed is fingerprinted from its file (``Index._side``)."""
+    from .index import Side
+
+    wanted = {str(s): str(Path(s).resolve()) for s in sources}
+    con = idx.store.con
+    names = sorted(set(wanted.values()))
+    rows = con.execute("SELECT doc, path, submission FROM documents WHERE kind = 'document' AND "
+                       "(path IN (SELECT UNNEST(?::VARCHAR[])) OR submission IN (SELECT UNNEST(?::VARCHAR[]))) "
+                       "ORDER BY path", [names, names]).fetchall()
+    members: dict[str, list[tuple[int, str]]] = {}
+    for doc, path, submission in rows:
+        for key in {path, submission}:
+            members.setdefault(key, []).append((doc, path))
+    ids = sorted({doc for doc, _, _ in rows})
+    texts: dict[int, str] = {}
+    fps = {c: np.empty(0, dtype=np.int64) for c in _FP_COLUMNS}
+    if ids:
+        # the range lets DuckDB skip the row groups of other documents (rows are stored in
+        # document order); the list keeps exactly these documents
+        where = "doc BETWEEN ? AND ? AND doc IN (SELECT UNNEST(?::INTEGER[]))"
+        bounds = [ids[0], ids[-1], ids]
+        texts = dict(con.execute(f"SELECT doc, text FROM document_texts WHERE {where}", bounds).fetchall())
+        got = con.execute(f"SELECT {', '.join(_FP_COLUMNS)} FROM fingerprints WHERE {where} ORDER BY doc",
+                          bounds).fetchnumpy()
+        fps = {c: np.asarray(got[c]) for c in _FP_COLUMNS}
+    sides: dict[str, Side] = {}
+    for source, resolved in wanted.items():
+        docs = members.get(resolved)
+        if not docs:
+            sides[source] = idx._side(source)
+            continue
+        doc_ids = np.array(sorted(d for d, _ in docs), dtype=fps["doc"].dtype)
+        lo = np.searchsorted(fps["doc"], doc_ids, side="left")
+        hi = np.searchsorted(fps["doc"], doc_ids, side="right")
+        take = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)]) if len(doc_ids) else np.empty(0, int)
+        sides[source] = Side(source, {d: texts.get(d, "") for d, _ in docs}, dict(docs),
+                             {c: fps[c][take] for c in _FP_COLUMNS})
+    return sides
+
+
+def compare_many(idx: "Index", pairs: list[tuple[str | os.PathLike, str | os.PathLike]], *,
+                 max_df: int | None = None) -> list["Comparison"]:
+    """``Index.compare`` for each pair, in order, sharing the reading of sides and the one scan
+    that finds which hashes count."""
+    from .index import Comparison
+    from .passages import merge_matches
+
+    if not pairs:
+        return []
+    cap = idx._max_df(max_df)
+    sides = read_sides(idx, [s for pair in pairs for s in pair])
+    distinct = {key: np.unique(side.fingerprints["hash"]) for key, side in sides.items()}
+    con = idx.store.con
+    with registered(con, side_hashes={"hash": np.unique(np.concatenate(list(distinct.values())))}):
+        counted = np.sort(np.asarray(idx.store.run("countable_hashes", max_df=cap).fetchnumpy()["hash"]))
+    counts = {key: int(np.isin(h, counted, assume_unique=True).sum()) for key, h in distinct.items()}
+    out = []
+    with registered(con, counted_hashes={"hash": counted}):
+        for a, b in pairs:
+            sa, sb = sides[str(a)], sides[str(b)]
+            with registered(con, left_fingerprints=sa.fingerprints, right_fingerprints=sb.fingerprints):
+                cur = idx.store.run("passage_matches")
+                cols = [d[0] for d in cur.description]
+                tbl = cur.fetchnumpy()
+            matches = {c: np.asarray(tbl[c]) for c in cols}
+            shared = int(np.unique(matches["hash"]).shape[0])
+            na, nb = counts[str(a)], counts[str(b)]
+            score = {"shared": shared,
+                     "containment_a": shared / na if na else 0.0,
+                     "containment_b": shared / nb if nb else 0.0,
+                     "resemblance": shared / (na + nb - shared) if na + nb - shared else 0.0}
+            out.append(Comparison(sa, sb, merge_matches(matches, idx.w), score))
+    return out
