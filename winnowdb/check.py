@@ -156,7 +156,7 @@ def check_index(path: str | os.PathLike) -> CheckReport:
     import duckdb
 
     from . import sqlfiles
-    from .store import _describe_duckdb_error, no_network_extensions, refuse_non_duckdb
+    from .dbfile import describe_duckdb_error, no_network_extensions, refuse_non_duckdb
 
     path = str(path)
     if not Path(path).exists():
@@ -167,7 +167,7 @@ def check_index(path: str | os.PathLike) -> CheckReport:
     try:
         con = duckdb.connect(path, read_only=True)
     except duckdb.Error as exc:
-        raise WinnowError(_describe_duckdb_error(path, exc, read_only=True)) from None
+        raise WinnowError(describe_duckdb_error(path, exc, read_only=True)) from None
     no_network_extensions(con)
     report = CheckReport(path)
     try:

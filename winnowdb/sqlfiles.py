@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["sql_dir", "load", "as_view", "for_spark", "parameters"]
+__all__ = ["sql_dir", "load", "as_view", "for_spark", "temporary_views", "parameters"]
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -74,10 +74,14 @@ def for_spark(sql: str) -> str:
         if literal:
             out.append(literal)
         elif code:
-            code = _CREATE_VIEW.sub(
-                lambda m: "CREATE" + (" OR REPLACE" if m.group(1) else "") + " TEMP VIEW", code)
-            out.append(_PARAM.sub(lambda m: ":" + m.group(1), code))
+            out.append(_PARAM.sub(lambda m: ":" + m.group(1), temporary_views(code)))
     return "".join(out)
+
+
+def temporary_views(sql: str) -> str:
+    """``CREATE [OR REPLACE] VIEW`` made ``CREATE [OR REPLACE] TEMP VIEW``: views that live in one
+    connection or session (a read-only DuckDB open, a Spark session)."""
+    return _CREATE_VIEW.sub(lambda m: "CREATE" + (" OR REPLACE" if m.group(1) else "") + " TEMP VIEW", sql)
 
 
 def _strip_comments(sql: str) -> str:

@@ -8,8 +8,8 @@ parameters.
 
 Reliability (docs/guarantees.md): a new index is created atomically (built under a temporary
 name, then linked into place); a file that does not start like a DuckDB database is refused
-before DuckDB sees it, and DuckDB may not fetch extensions; DuckDB's lock errors become "in use by
-another process" (DuckDB never waits on the lock); older schemas are upgraded by ``MIGRATIONS``
+before DuckDB sees it, DuckDB may not fetch extensions, and its lock errors become "in use by
+another process" (``dbfile.py``; DuckDB never waits on the lock); older schemas are upgraded by ``MIGRATIONS``
 in one transaction, newer ones refused; read-only opens use this version's views (as temporary
 views); Ctrl-C during a write rolls it back and surfaces as ``KeyboardInterrupt`` (holding
 Ctrl-C around a commit is ``interrupts.py``'s job).
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import re
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any, Callable
 import duckdb
 
 from . import sqlfiles
+from .dbfile import describe_duckdb_error, no_network_extensions, refuse_non_duckdb, remove_stale_temporaries
 from .errors import WinnowError
 from .interrupts import interrupts_allowed, is_interrupt
 
@@ -40,102 +40,12 @@ MEMORY = ":memory:"
 FIXED_SETTINGS = ("k", "w", "code_k", "code_w", "normalizer", "hash_version", "selection", "mod_m")
 
 
-def _describe_duckdb_error(path: str, exc: Exception, read_only: bool = False) -> str:
-    msg = str(exc)
-    low = msg.lower()
-    first = msg.strip().splitlines()[0] if msg.strip() else type(exc).__name__
-    if "could not set lock" in low or "conflicting lock" in low:
-        m = re.search(r"\(PID (\d+)\)", msg)
-        holder = f"process {m.group(1)}" if m else "another process"
-        if read_only:  # read-only opens share the lock, so the holder is writing
-            return (f"index {path} is in use by another process ({holder} is writing to it; DuckDB "
-                    f"lets no other process read an index while it is being written); try again "
-                    f"when it has finished")
-        return (f"index {path} is in use by another process ({holder} has it open); try again when "
-                f"it has finished")
-    if "corrupt" in low or "checksum" in low:
-        return (f"index {path} is damaged ({first}); re-create it by adding the files to a new "
-                f"index (`winnowdb check` lists what can still be read)")
-    if "not a valid duckdb" in low or "unable to open database" in low and "valid" in low or "magic" in low:
-        return f"{path} is not a winnowdb index (not a DuckDB database file)"
-    if "permission denied" in low:
-        return f"cannot open index {path}: permission denied"
-    if "read-only" in low or "read only" in low:
-        return f"cannot write to index {path}: it is read-only"
-    if "no such file or directory" in low or "cannot open file" in low and "directory" in low:
-        return f"cannot create index {path}: its folder does not exist"
-    return f"cannot open index {path}: {first}"
-
-
 #: Schema upgrades. ``MIGRATIONS[v]`` turns a schema-``v`` index into schema ``v + 1`` given an open
 #: connection inside a transaction; ``Store.open`` (writable) runs every step from the index's
 #: version up to ``SCHEMA_VERSION`` and records the new version in the same transaction, so an
 #: upgrade is all-or-nothing. Schema 1 is the first release, so there is nothing to upgrade yet:
 #: when the schema changes, bump ``SCHEMA_VERSION`` and add the step for the old version here.
 MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {}
-
-
-def _remove_stale_temporaries(folder: str, base: str) -> None:
-    """Delete temporaries left by index creations that were killed (their process is gone)."""
-    prefix = f".{base}.creating-"
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return
-    for name in names:
-        if not name.startswith(prefix):
-            continue
-        try:
-            pid = int(name[len(prefix):].split("-", 1)[0])
-            os.kill(pid, 0)
-            continue  # still running
-        except ProcessLookupError:
-            pass
-        except (ValueError, PermissionError, OSError):
-            continue
-        try:
-            os.unlink(os.path.join(folder, name))
-        except OSError:
-            pass
-
-
-_CREATE_VIEW = re.compile(r"\bCREATE\s+(?:OR\s+REPLACE\s+)?VIEW\b", re.IGNORECASE)
-
-#: DuckDB database files carry these bytes at offset 8 of their first header
-DUCKDB_MAGIC = b"DUCK"
-
-
-def refuse_non_duckdb(path: str) -> None:
-    """Raise ``WinnowError`` unless ``path`` starts like a DuckDB database file.
-
-    Checked before DuckDB sees the file: given another kind of database (SQLite, say) DuckDB would
-    try to download and load an extension to read it.
-    """
-    if not Path(path).is_file():  # a named pipe would block the read below
-        raise WinnowError(f"{path} is not a winnowdb index (not a regular file)")
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(16)
-    except PermissionError:
-        raise WinnowError(f"cannot open index {path}: permission denied") from None
-    except OSError as exc:
-        raise WinnowError(f"cannot open index {path}: {exc.strerror or exc}") from None
-    if head[8:12] == DUCKDB_MAGIC:
-        return
-    if head.startswith(b"SQLite format 3\x00"):
-        raise WinnowError(f"{path} is not a winnowdb index (it is a SQLite database)")
-    raise WinnowError(f"{path} is not a winnowdb index (not a DuckDB database file)")
-
-
-def no_network_extensions(con: duckdb.DuckDBPyConnection) -> None:
-    """Never let DuckDB download or auto-load extensions for what an index file contains; and
-    never let it print its own progress bar for a long query (winnowdb draws its own on stderr;
-    DuckDB's would land in the middle of a command's output)."""
-    for setting in ("autoinstall_known_extensions", "autoload_known_extensions", "enable_progress_bar"):
-        try:
-            con.execute(f"SET {setting} = false")
-        except duckdb.Error:
-            pass
 
 
 class Store:
@@ -179,11 +89,11 @@ class Store:
         else:
             refuse_non_duckdb(path)
             if not read_only:  # tidy up after a creation that was killed
-                _remove_stale_temporaries(*os.path.split(os.path.abspath(path)))
+                remove_stale_temporaries(*os.path.split(os.path.abspath(path)))
         try:
             con = duckdb.connect(path, read_only=read_only)
         except duckdb.Error as exc:
-            raise WinnowError(_describe_duckdb_error(path, exc, read_only)) from None
+            raise WinnowError(describe_duckdb_error(path, exc, read_only)) from None
         try:
             no_network_extensions(con)
             tables = {r[0] for r in con.execute(
@@ -203,7 +113,7 @@ class Store:
             raise
         except duckdb.Error as exc:
             con.close()
-            raise WinnowError(_describe_duckdb_error(path, exc, read_only)) from None
+            raise WinnowError(describe_duckdb_error(path, exc, read_only)) from None
 
     @classmethod
     def _create_file(cls, path: str, settings: dict[str, str]) -> None:
@@ -214,13 +124,13 @@ class Store:
         folder, base = os.path.split(os.path.abspath(path))
         if not os.path.isdir(folder):
             raise WinnowError(f"cannot create index {path}: folder {folder} does not exist")
-        _remove_stale_temporaries(folder, base)
+        remove_stale_temporaries(folder, base)
         tmp = os.path.join(folder, f".{base}.creating-{os.getpid()}-{uuid.uuid4().hex[:8]}")
         try:
             try:
                 con = duckdb.connect(tmp)
             except duckdb.Error as exc:
-                raise WinnowError(_describe_duckdb_error(path, exc).replace("open index", "create index")) from None
+                raise WinnowError(describe_duckdb_error(path, exc).replace("open index", "create index")) from None
             try:
                 cls._create(con, settings)
             finally:
@@ -264,7 +174,7 @@ class Store:
         body = sqlfiles.as_view("pairs", {"max_df": "NULL", "min_shared": "1", "new_label": "NULL"})
         sql += f";\nCREATE OR REPLACE VIEW pairs AS {body}"
         if temporary:
-            sql = _CREATE_VIEW.sub("CREATE OR REPLACE TEMP VIEW", sql)
+            sql = sqlfiles.temporary_views(sql)
         self.con.execute(sql)
 
     def _read_settings(self) -> dict[str, str]:
