@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Read latency on a big index: how long `winnowdb query` and `winnowdb compare` take.
+"""Read latency on a big index: how long `query`, `compare`, `pairs`, `report` and `stats` take.
 
 usage:
     python bench/query_latency.py [--docs 4000] [--mb 80] [--repeat 3] [--keep DIR]
@@ -10,7 +10,7 @@ usage:
 2. Times, through the real CLI (a fresh process each run, as a user runs it), the median of
    --repeat runs of: `query` of an indexed document, `query` of a file that is not indexed (a
    copy of an indexed document with a paragraph of its own), `compare` of two indexed
-   documents, and `pairs --top 10`.
+   documents, `pairs --top 10`, `report --html` of the top 50 pairs, and `stats`.
 
 The commands run the winnowdb that `python -m winnowdb` finds (the current directory comes first);
 to measure another checkout on the same index, run from outside the repo with PYTHONPATH pointing
@@ -69,6 +69,8 @@ def main() -> int:
         ("`query` a file that is not indexed", ["query", str(fresh), "-n", "10"]),
         ("`compare` two indexed documents", ["compare", str(a), str(b)]),
         ("`pairs --top 10`", ["pairs", "--top", "10"]),
+        ("`report --html` (top 50 pairs, one file)", ["report", "--html", str(work / "report.html")]),
+        ("`stats`", ["stats"]),
     ]
     for name, cmd in cases:
         walls, peaks = [], []
