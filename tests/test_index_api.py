@@ -379,6 +379,44 @@ def test_stats(index_db):
     assert st["fingerprints"] > 0 and st["distinct_hashes"] > 0
 
 
+@pytest.mark.parametrize("top", [1, 3, 10, 100])
+def test_stats_common_fingerprints_are_exactly_the_most_widespread(tmp_path, top):
+    """stats' common fingerprints, computed with a shortcut (df only for hashes that can make the
+    list), equal a brute-force count: hashes repeated many times inside one document (many
+    occurrences, df 1), phrases shared by many submissions, a submission of several files."""
+    from conftest import random_words
+
+    shared = " ".join(random_words(1, 40))
+    refrain = " ".join(random_words(2, 12))
+    root = tmp_path / "c"
+    for i in range(9):
+        folder = root / f"s{i}"
+        folder.mkdir(parents=True)
+        body = " ".join(random_words(10 + i, 150))
+        (folder / "a.txt").write_text(body + (" " + shared if i % 3 else ""))
+        if i == 4:  # a second file of submission s4 repeating the shared phrase: df counts s4 once
+            (folder / "b.txt").write_text(shared + " " + " ".join(random_words(30, 60)))
+        if i == 7:  # one document repeating a refrain: many occurrences, one submission
+            (folder / "b.txt").write_text(" ".join([refrain] * 40))
+    db = tmp_path / "i.duckdb"
+    with winnowdb.open(db) as idx:
+        idx.add([root], submission_depth=1)
+        common = idx.stats(top_common=top)["common"]
+        rows = idx.store.con.execute("SELECT f.hash, f.doc, d.submission FROM fingerprints f "
+                                     "JOIN documents d ON d.doc = f.doc WHERE d.kind = 'document'").fetchall()
+    subs, occ, first = {}, {}, {}
+    for h, doc, sub in rows:
+        subs.setdefault(h, set()).add(sub)
+        occ[h] = occ.get(h, 0) + 1
+        first[h] = min(first.get(h, doc), doc)
+    expected = sorted(subs, key=lambda h: (-len(subs[h]), -occ[h], h))[:top]
+    assert [(c["hash"], c["df"], c["occurrences"], c["example_doc"]) for c in common] == \
+        [(h, len(subs[h]), occ[h], first[h]) for h in expected]
+    assert common[0]["df"] == 6  # the shared phrase: s1, s2, s4 (twice, counted once), s5, s7, s8
+    if top == 100:  # room for df-1 hashes: the refrain's, repeated 40 times, come first
+        assert any(c["df"] == 1 and c["occurrences"] >= 30 for c in common)
+
+
 def test_in_memory_index_finds_the_same_pairs_and_writes_no_file(index_db, corpus, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with winnowdb.open(":memory:") as idx:
