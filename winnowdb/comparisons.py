@@ -28,7 +28,7 @@ _FP_COLUMNS = ("hash", "doc", "pos", "start_offset", "end_offset")
 def read_sides(idx: "Index", sources: Iterable[str | os.PathLike]) -> dict[str, "Side"]:
     """Each source's ``Side`` (keyed by ``str(source)``): indexed files and submissions read
     together, one query for their documents' texts and one for their fingerprints; a source that
-    is not indexed is fingerprinted from its file (``Index._side``)."""
+    is not indexed is fingerprinted from its file (``Index._file_side``)."""
     from .index import Side
 
     wanted = {str(s): str(Path(s).resolve()) for s in sources}
@@ -57,7 +57,7 @@ def read_sides(idx: "Index", sources: Iterable[str | os.PathLike]) -> dict[str, 
     for source, resolved in wanted.items():
         docs = members.get(resolved)
         if not docs:
-            sides[source] = idx._side(source)
+            sides[source] = idx._file_side(source)
             continue
         doc_ids = np.array(sorted(d for d, _ in docs), dtype=fps["doc"].dtype)
         lo = np.searchsorted(fps["doc"], doc_ids, side="left")

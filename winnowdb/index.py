@@ -265,7 +265,14 @@ class Index:
         return row[0][0] if row else None
 
     def _side(self, source: str | os.PathLike) -> Side:
-        """Fingerprints and texts of ``source``: from the index when it is indexed, else the file.
+        """Fingerprints and texts of ``source``: from the index when it is indexed (a file or a
+        submission), else from the file (``comparisons.read_sides``)."""
+        from .comparisons import read_sides
+
+        return read_sides(self, [source])[str(source)]
+
+    def _file_side(self, source: str | os.PathLike) -> Side:
+        """The side of a file that is not indexed: read and fingerprinted under the index's settings.
 
         Fingerprints are numpy columns (DuckDB scans a dict of numpy arrays without importing
         pandas, which it does for any Arrow object: 0.4 s of every query or compare).
@@ -273,20 +280,6 @@ class Index:
         import numpy as np
 
         p = str(Path(source).resolve())
-        con = self.store.con
-        docs = con.execute("SELECT doc, path FROM documents WHERE (path = ? OR submission = ?) "
-                           "AND kind = 'document' ORDER BY path", [p, p]).fetchall()
-        if docs:
-            ids = [d[0] for d in docs]
-            # the range lets DuckDB skip the row groups of other documents (rows are stored in
-            # document order); the list keeps exactly these documents
-            where = "doc BETWEEN ? AND ? AND doc IN (SELECT UNNEST(?::INTEGER[]))"
-            bounds = [min(ids), max(ids), ids]
-            texts = dict(con.execute(f"SELECT doc, text FROM document_texts WHERE {where}", bounds).fetchall())
-            fps = con.execute("SELECT hash, doc, pos, start_offset, end_offset FROM fingerprints "
-                              f"WHERE {where}", bounds).fetchnumpy()
-            fps = {name: np.asarray(col) for name, col in fps.items()}
-            return Side(str(source), {d[0]: texts.get(d[0], "") for d in docs}, {d[0]: d[1] for d in docs}, fps)
         src = read_query_file(source, if_directory="is a directory that is not an indexed submission")
         try:
             from . import segmented  # reliability (issue 4): huge files in bounded memory
