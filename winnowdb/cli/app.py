@@ -5,7 +5,6 @@ Command modules (``core``, and one per feature area) register their commands on 
 from __future__ import annotations
 
 from enum import Enum
-from typing import List, Optional
 
 import typer
 
