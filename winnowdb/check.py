@@ -13,8 +13,9 @@ against the code's own definitions:
 * no fingerprints or texts belong to no document;
 * every stored value can be read (DuckDB verifies block checksums as it reads).
 
-Not a problem, but reported as a note: code fingerprinted by an older code tokenizer (new code
-matches it less well until ``winnowdb upgrade`` fingerprints it again).
+Not problems, but reported as notes: code fingerprinted by an older code tokenizer (new code
+matches it less well until ``winnowdb upgrade`` fingerprints it again); rows of the clusters
+snapshot whose document is gone (left by an older winnowdb; ``winnowdb clusters`` rewrites them).
 
 ``check_index`` returns a ``CheckReport``; the CLI prints it and exits 1 when there are problems.
 """
@@ -218,6 +219,7 @@ def check_index(path: str | os.PathLike) -> CheckReport:
         except duckdb.Error as exc:
             report.add("storage", [f"cannot read the stored data: {_first_line(exc)}"])
         _note_old_code_tokens(report, con, settings)
+        _note_stale_clusters(report, con)
         return report
     except duckdb.Error as exc:
         report.add("storage", [f"cannot read the index: {_first_line(exc)}"])
@@ -241,6 +243,24 @@ def _note_old_code_tokens(report: CheckReport, con, settings: dict[str, str]) ->
         report.notes.append(f"{n} code document{'s were' if n != 1 else ' was'} fingerprinted by an older "
                             f"code tokenizer ({old}; this winnowdb has {TOKENS_VERSION}): new code matches "
                             "it less well until `winnowdb upgrade` fingerprints it again")
+
+
+def _note_stale_clusters(report: CheckReport, con) -> None:
+    import duckdb
+
+    from . import sqlfiles
+
+    try:
+        if not con.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = 'main' "
+                           "AND table_name = 'clusters'").fetchall():
+            return
+        n = con.execute(sqlfiles.load("check_stale_cluster_rows")).fetchall()[0][0]
+    except duckdb.Error:
+        return
+    if n:
+        report.notes.append(f"the clusters table (the last `winnowdb clusters` run) has {n} row{'s' if n != 1 else ''} "
+                            "of documents no longer indexed, left by an older winnowdb: run `winnowdb "
+                            "clusters` again to refresh it")
 
 
 def _first_line(exc: Exception) -> str:
