@@ -249,10 +249,10 @@ def _note_stale_clusters(report: CheckReport, con) -> None:
     import duckdb
 
     from . import sqlfiles
+    from .dbfile import table_names
 
     try:
-        if not con.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = 'main' "
-                           "AND table_name = 'clusters'").fetchall():
+        if "clusters" not in table_names(con):
             return
         n = con.execute(sqlfiles.load("check_stale_cluster_rows")).fetchall()[0][0]
     except duckdb.Error:

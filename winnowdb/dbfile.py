@@ -13,7 +13,7 @@ import duckdb
 from .errors import WinnowError
 
 __all__ = ["describe_duckdb_error", "remove_stale_temporaries", "refuse_non_duckdb", "no_network_extensions",
-           "DUCKDB_MAGIC"]
+           "table_names", "DUCKDB_MAGIC"]
 
 
 def describe_duckdb_error(path: str, exc: Exception, read_only: bool = False) -> str:
@@ -103,3 +103,9 @@ def no_network_extensions(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(f"SET {setting} = false")
         except duckdb.Error:
             pass
+
+
+def table_names(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """Names of the tables and views in the index's main schema."""
+    return {r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}

@@ -188,6 +188,7 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
     import duckdb
 
     from . import sqlfiles
+    from .dbfile import table_names
     from .sources import Skipped, read_source
 
     read_manifest(directory)
@@ -198,8 +199,7 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
     try:
         con.begin()
         con.execute(sqlfiles.load("create_tables"))
-        existing = {r[0] for r in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
+        existing = table_names(con)
         counts = {}
         for name in names:
             cols = ", ".join(FINGERPRINT_COLUMNS) if name == "fingerprints" else "*"

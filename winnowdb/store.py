@@ -26,7 +26,8 @@ from typing import Any, Callable
 import duckdb
 
 from . import sqlfiles
-from .dbfile import describe_duckdb_error, no_network_extensions, refuse_non_duckdb, remove_stale_temporaries
+from .dbfile import (describe_duckdb_error, no_network_extensions, refuse_non_duckdb, remove_stale_temporaries,
+                     table_names)
 from .errors import WinnowError
 from .interrupts import interrupts_allowed, is_interrupt
 
@@ -96,8 +97,7 @@ class Store:
             raise WinnowError(describe_duckdb_error(path, exc, read_only)) from None
         try:
             no_network_extensions(con)
-            tables = {r[0] for r in con.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
+            tables = table_names(con)
             if "settings" not in tables:
                 if tables or not create or read_only:
                     raise WinnowError(f"{path} is a DuckDB file but not a winnowdb index")
@@ -381,8 +381,7 @@ class Store:
             "DELETE FROM fingerprints WHERE doc IN (SELECT doc FROM _gone)",
             "DELETE FROM document_texts WHERE doc IN (SELECT doc FROM _gone)",
             "DELETE FROM documents WHERE doc IN (SELECT doc FROM _gone)"]
-        if self.con.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = 'main' "
-                            "AND table_name = 'clusters'").fetchall():
+        if "clusters" in table_names(self.con):
             statements.append("DELETE FROM clusters WHERE doc IN (SELECT doc FROM _gone)")
         top = int(docs_table["doc"].max()) if len(docs_table["doc"]) else 0
         old = self.con.execute(f"SELECT MAX(TRY_CAST(value AS BIGINT)) FROM settings WHERE key = '{_REMOVED_KEY}'"
