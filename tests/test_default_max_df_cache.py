@@ -95,3 +95,32 @@ def test_small_indexes_compute_it_when_asked(corpus, tmp_path):
         assert idx.store.default_max_df() == 15
     assert _cached(db) is None  # far below CACHE_MIN_FINGERPRINTS: nothing stored
     assert max_df_mod.CACHE_MIN_FINGERPRINTS >= 100_000
+
+
+def test_add_says_when_it_counts_and_its_time_includes_the_count(corpus, tmp_path, monkeypatch):
+    """On a large index, `add` announces the count (the CLI shows it in its progress display)
+    and the time it reports covers it: the count can take longer than the files themselves."""
+    import time
+
+    db = tmp_path / "index.duckdb"
+    calls: list[int] = []
+    with winnowdb.open(db) as idx:
+        idx.add([corpus], on_finish=calls.append)
+    assert calls == []  # a small index: nothing counted, nothing announced
+
+    monkeypatch.setattr(max_df_mod, "CACHE_MIN_FINGERPRINTS", 0)
+    computed = max_df_mod._computed
+
+    def slow(con):
+        time.sleep(0.5)
+        return computed(con)
+
+    monkeypatch.setattr(max_df_mod, "_computed", slow)
+    extra = tmp_path / "more"
+    extra.mkdir()
+    (extra / "x.txt").write_text(" ".join(random_words(900, 100)))
+    with winnowdb.open(db) as idx:
+        summary = idx.add([extra], on_finish=calls.append)
+        rows = idx.store.con.execute("SELECT COUNT(*) FROM fingerprints").fetchall()[0][0]
+    assert calls == [rows]
+    assert summary.seconds >= 0.5

@@ -45,13 +45,16 @@ def default_max_df(store) -> int:
     return _computed(store.con)
 
 
-def remember(store) -> None:
+def remember(store, on_compute=None) -> None:
     """After a write: store the default --max-df with the index's content token (large indexes
-    only; on smaller ones a remembered value is dropped, reads compute it)."""
+    only; on smaller ones a remembered value is dropped, reads compute it). ``on_compute(rows)``
+    is called first when the value is computed (for a progress display: it takes seconds)."""
     rows = store.con.execute("SELECT COUNT(*) FROM fingerprints").fetchall()[0][0]
     if rows < CACHE_MIN_FINGERPRINTS:
         if CACHE_KEY in store.settings:
             store.delete_setting(CACHE_KEY)
         return
+    if on_compute is not None:
+        on_compute(int(rows))
     token = content_token(store.con)
     store.set_setting(CACHE_KEY, f"{_computed(store.con)}@{token}")

@@ -64,7 +64,7 @@ def add(
     with _Guard():
         with _open(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer, selection=selection,
                    mod_m=mod_m) as idx:
-            progress = Progress(TextColumn("[bold]adding"), BarColumn(), DownloadColumn(),
+            progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(),
                                 TransferSpeedColumn(), TimeRemainingColumn(),
                                 TextColumn("{task.fields[file]}"), console=err, transient=True,
                                 disable=not err.is_terminal)
@@ -72,10 +72,15 @@ def add(
 
             def on_start(files: int, total: int) -> None:
                 nonlocal task
-                task = progress.add_task("add", total=max(total, 1), file="")
+                task = progress.add_task("adding", total=max(total, 1), file="")
 
             def on_file(path: str, size: int) -> None:
                 progress.update(task, advance=size, file=display_path(path)[-40:])
+
+            def on_finish(fingerprints: int) -> None:  # the default --max-df of a large index
+                if task is not None:
+                    progress.update(task, description="counting",
+                                    file=f"df of {fingerprints / 1e6:.1f}M fingerprints (default --max-df)")
 
             if idx.stale_code_tokens():
                 err.print("note: this index holds code tokenized by an older winnowdb; new code files may "
@@ -83,7 +88,8 @@ def add(
                           markup=False, highlight=False)
             with progress:
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
-                            language=language, on_start=on_start, on_file=on_file, jobs=jobs)
+                            language=language, on_start=on_start, on_file=on_file, on_finish=on_finish,
+                            jobs=jobs)
             if not s.interrupted:
                 from ..interrupts import interrupts_ignored
 
