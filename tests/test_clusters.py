@@ -330,3 +330,25 @@ def test_sql_files_are_portable_and_documented():
         assert not re.search(r"\b(list_|array_agg|string_agg|struct_pack|unnest|qualify)\b", body, re.I), p.name
         assert not re.search(r"\bcount\(\s*\)", body, re.I), p.name
         assert body.count(";") <= 1 and not body.strip().rstrip(";").count(";"), p.name  # one statement
+
+
+def test_cli_clusters_caption_folder_covers_the_pairs_shown(tmp_path, cli, monkeypatch):
+    """The caption names the folder every shown path is relative to: the tightest and loosest
+    pairs' paths too, not only the members listed (a member cut by --max-members, or a file of a
+    linked submission, used to be shown in full while the caption named a narrower folder)."""
+    words = _words(11, 400)
+    for sub, name in (("a", "x.txt"), ("b", "y.txt")):
+        (tmp_path / sub).mkdir()
+        (tmp_path / sub / name).write_text(" ".join(words))
+    db = tmp_path / "index.duckdb"
+    assert cli("add", tmp_path / "a", tmp_path / "b", "--db", db).exit_code == 0
+    monkeypatch.setenv("COLUMNS", "400")  # no wrapping: each path on one line
+    res = cli("clusters", "--db", db, "--max-members", "1")
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    caption = re.search(r"paths under\s+(\S+)", out)
+    assert caption, out
+    folder = caption.group(1).rstrip("/")
+    assert Path(folder).resolve() == tmp_path.resolve()
+    assert str(tmp_path / "b") not in out and str(tmp_path / "a") not in out  # all shown below it
+    assert "b/y.txt" in out and "a/x.txt" in out

@@ -20,11 +20,13 @@ class Method(str, Enum):
     super = "super"
 
 
-def _shown_folder(path_lists: list[list[str]], limit: int) -> tuple[str, list[str]]:
-    """The folder shared by the paths a table shows (``report.common_folder``) and its caption."""
+def _shown_folder(path_lists: list[list[str]], limit: int, also: list[str] = ()) -> tuple[str, list[str]]:
+    """The folder shared by the paths a table shows (the first ``limit`` of each list, and every
+    path in ``also``: ``report.common_folder``) and its caption."""
     from ..report import common_folder, display_path, folder_note
 
-    folder = common_folder(display_path(p) for paths in path_lists for p in paths[:limit])
+    shown = [p for paths in path_lists for p in paths[:limit]] + list(also)
+    folder = common_folder(display_path(p) for p in shown)
     return folder, ([folder_note(folder)] if folder else [])
 
 
@@ -157,7 +159,8 @@ def clusters(
                               "tightest_resemblance", "tightest_kind", "loosest_a", "loosest_b",
                               "loosest_resemblance", "loosest_kind"], "csv")
     else:
-        folder, notes = _shown_folder([c["members"] for c in shown], max_members)
+        pair_paths = [p for c in shown for pair in (c["tightest"], c["loosest"]) if pair for p in (pair["a"], pair["b"])]
+        folder, notes = _shown_folder([c["members"] for c in shown], max_members, pair_paths)
         rows = [{"cluster": c["cluster"], "size": c["size"], "members": _members_cell(c["members"], max_members, folder),
                  "tightest pair": _pair_cell(c["tightest"], folder), "loosest pair": _pair_cell(c["loosest"], folder)}
                 for c in shown]
