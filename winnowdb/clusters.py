@@ -42,7 +42,8 @@ import numpy as np
 
 from .duplicates import Representatives, representatives
 from .errors import WinnowError
-from .sketches import DEFAULT_S, DEFAULT_SUPER_LENGTH, _estimates, _super_candidates, prepared, registered
+from .sketches import DEFAULT_S, DEFAULT_SUPER_LENGTH, _estimates, _super_candidates, prepared
+from .sqlfiles import registered
 
 __all__ = ["METHODS", "Clustering", "cluster", "connected_components"]
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 
-from .sketches import registered
+from .sqlfiles import registered
 
 if TYPE_CHECKING:
     from .index import Comparison, Index, Side

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import WinnowError
+from .sqlfiles import registered
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "DEFAULT_BUCKETS", "bucket_sql", "export_parquet",
            "read_manifest", "write_manifest", "table_glob", "exported_tables", "duckdb_views",
@@ -217,10 +218,9 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
             for _, path in docs:
                 src = read_source(Path(path))
                 texts.append("" if isinstance(src, Skipped) else src.text)
-            con.register("_imported_texts", {"doc": np.array([d for d, _ in docs], dtype=np.int32),
-                                             "text": np.array(texts, dtype=object)})
-            con.execute("INSERT INTO document_texts SELECT doc, text FROM _imported_texts")
-            con.unregister("_imported_texts")
+            with registered(con, _imported_texts={"doc": np.array([d for d, _ in docs], dtype=np.int32),
+                                                  "text": np.array(texts, dtype=object)}):
+                con.execute("INSERT INTO document_texts SELECT doc, text FROM _imported_texts")
             counts["document_texts"] = len(docs)
         con.commit()
     except duckdb.Error as exc:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import WinnowError
 from .sources import read_query_file
+from .sqlfiles import registered
 from .store import DEFAULT_DB, Store
 
 if TYPE_CHECKING:  # the fingerprinting modules (and numpy) are imported when first needed, so
@@ -179,15 +180,12 @@ class Index:
         """
         side = self._side(source)
         con = self.store.con
-        con.register("query_fingerprints", {"hash": side.fingerprints["hash"]})
-        try:
+        with registered(con, query_fingerprints={"hash": side.fingerprints["hash"]}):
             exclude = self._submission_of(source)
             cur = self.store.run("query_hits", top=int(top) if top and top > 0 else None,
                                  max_df=self._max_df(max_df), exclude=exclude,
                                  min_shared=max(1, int(min_shared)))
             return _records(cur)
-        finally:
-            con.unregister("query_fingerprints")
 
     def query_sketch(self, source: str | os.PathLike, *, s: int = 100, top: int = 10,
                      max_df: int | None = None, min_shared: int = 1) -> list[dict]:

@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import WinnowError
-from .sketches import registered
+from .sqlfiles import registered
 
 __all__ = ["Layout", "block_masks", "make_layout", "layouts", "choose_layout", "online_layout",
            "masks_table", "check_hamming", "near_duplicates_of", "near_simhash", "near_duplicate_pairs",

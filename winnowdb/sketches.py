@@ -31,6 +31,7 @@ from typing import Iterable
 import numpy as np
 
 from . import sqlfiles
+from .sqlfiles import registered
 from .errors import WinnowError
 
 __all__ = ["document_sketches", "pair_estimates", "super_shingle_candidates", "query_sketch", "prepared",
@@ -40,26 +41,6 @@ __all__ = ["document_sketches", "pair_estimates", "super_shingle_candidates", "q
 DEFAULT_S = 100
 #: default super-shingle length: runs of 6 sketch hashes (see docs/clusters.md for the odds)
 DEFAULT_SUPER_LENGTH = 6
-
-
-@contextlib.contextmanager
-def registered(con, **tables):
-    """Register tables under the given names for the duration of a ``with`` block.
-
-    Pass dicts of equal-length numpy arrays (column name -> array) rather than Arrow tables:
-    DuckDB scans both in bulk, but an Arrow table makes DuckDB import pandas (about 0.3 s)."""
-    done = []
-    try:
-        for name, table in tables.items():
-            con.register(name, table)
-            done.append(name)
-        yield con
-    finally:
-        for name in done:
-            try:
-                con.unregister(name)
-            except Exception:  # pragma: no cover - best effort cleanup
-                pass
 
 
 def doc_table(docs: Iterable[int] | np.ndarray):

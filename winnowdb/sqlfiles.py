@@ -3,15 +3,17 @@
 Queries use named parameters written ``$name``; callers bind them (never string-splice a value
 into SQL). ``as_view`` turns a query file into a view body by substituting SQL expressions for
 its parameters (used for the convenience views in a DuckDB index); ``for_spark`` rewrites the
-parameter markers into Spark SQL's ``:name`` form.
+parameter markers into Spark SQL's ``:name`` form. Queries may also read relations the caller
+registers for the moment (``registered``: numpy column dicts, e.g. a query's fingerprints).
 """
 from __future__ import annotations
 
+import contextlib
 import re
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["sql_dir", "load", "as_view", "for_spark", "temporary_views", "parameters"]
+__all__ = ["sql_dir", "load", "as_view", "for_spark", "temporary_views", "parameters", "registered"]
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -86,3 +88,24 @@ def temporary_views(sql: str) -> str:
 
 def _strip_comments(sql: str) -> str:
     return "\n".join(line for line in sql.splitlines() if not line.lstrip().startswith("--"))
+
+
+@contextlib.contextmanager
+def registered(con, **tables):
+    """Register tables with the DuckDB connection ``con`` under the given names for the duration
+    of a ``with`` block (unregistered however it ends).
+
+    Pass dicts of equal-length numpy arrays (column name -> array) rather than Arrow tables:
+    DuckDB scans both in bulk, but an Arrow table makes DuckDB import pandas (about 0.3 s)."""
+    done = []
+    try:
+        for name, table in tables.items():
+            con.register(name, table)
+            done.append(name)
+        yield con
+    finally:
+        for name in done:
+            try:
+                con.unregister(name)
+            except Exception:  # pragma: no cover - best effort cleanup (the connection may be closed)
+                pass

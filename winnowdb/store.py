@@ -265,13 +265,10 @@ class Store:
             return {}
         import numpy as np
 
-        self.con.register("_wanted_paths", {"path": np.array(paths, dtype=object)})
-        try:
+        with sqlfiles.registered(self.con, _wanted_paths={"path": np.array(paths, dtype=object)}):
             rows = self.con.execute(
                 "SELECT d.path, d.doc, d.content_hash, d.kind FROM documents d "
                 "JOIN _wanted_paths w ON w.path = d.path").fetchall()
-        finally:
-            self.con.unregister("_wanted_paths")
         return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     def next_doc_id(self) -> int:
@@ -311,17 +308,10 @@ class Store:
             raise
 
     def _with_tables(self, con, tables: dict, statements: list[str]) -> None:
-        for name, table in tables.items():
-            con.register(name, table)
-        try:
+        """Run ``statements`` reading ``tables`` (name -> numpy column dict or Arrow data)."""
+        with sqlfiles.registered(con, **tables):
             for sql in statements:
                 con.execute(sql)
-        finally:
-            for name in tables:
-                try:
-                    con.unregister(name)
-                except (duckdb.Error, RuntimeError):
-                    pass
 
     def write_batch(self, documents, texts, fingerprints, replaced: list[int]) -> None:
         """Replace ``replaced`` doc ids and insert a batch in one transaction.
