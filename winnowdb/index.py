@@ -219,6 +219,27 @@ class Index:
 
         return compare_many(self, [(a, b)], max_df=max_df)[0]
 
+    def changed_since_indexed(self, paths: list[str | os.PathLike]) -> list[str]:
+        """Those of ``paths`` that are indexed files whose bytes on disk differ from what was
+        indexed (or that are gone): ``compare`` and ``query`` show the indexed text of an
+        indexed file, so their line numbers refer to that version."""
+        from .sources import content_hash
+
+        wanted = {str(p): str(Path(p).resolve()) for p in paths}
+        stored = self.store.documents_by_path(sorted(set(wanted.values())))
+        changed = []
+        for given, resolved in wanted.items():
+            if resolved not in stored:
+                continue
+            try:
+                data = Path(resolved).read_bytes()
+            except OSError:
+                changed.append(given)
+                continue
+            if content_hash(data) != stored[resolved][1]:
+                changed.append(given)
+        return changed
+
     def compare_many(self, pairs: list[tuple[str | os.PathLike, str | os.PathLike]], *,
                      max_df: int | None = None) -> list[Comparison]:
         """``compare`` for many pairs at once (each side read once, the index scanned once)."""

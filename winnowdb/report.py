@@ -11,19 +11,43 @@ import json
 import os
 from typing import Any, Iterable
 
-__all__ = ["emit_rows", "write_file", "display_path", "common_folder", "below", "folder_note", "render_compare",
+__all__ = ["emit_rows", "write_file", "display_path", "terminal_safe", "common_folder", "below", "folder_note", "render_compare",
            "compare_to_dict", "passage_records", "render_stats"]
 
 FORMATS = ("table", "json", "csv")
 
 
+#: invisible characters a terminal shows harmlessly: zero-width (non-)joiners (inside emoji and
+#: Indic words) and the soft hyphen; every other control or format character is made visible
+_HARMLESS_FORMAT = frozenset("\u200c\u200d\u00ad")
+
+
+def _shown_char(ch: str) -> bool:
+    if ch.isprintable() or ch in _HARMLESS_FORMAT:
+        return True
+    import unicodedata
+
+    return unicodedata.category(ch) == "Zs"  # no-break and other spaces
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` (a file name, a label, a message) with every character a terminal would act on or
+    that would reorder or hide what is shown (escape sequences, other control characters, bidi
+    overrides) written as a visible escape such as ``\\x1b`` or ``\\u202e``."""
+    if text.isprintable():
+        return text
+    return "".join(ch if _shown_char(ch) else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+                   for ch in text)
+
+
 def display_path(path: str) -> str:
-    """A path relative to the current directory when it lies below it, else unchanged."""
+    """A path for a person to read: relative to the current directory when it lies below it, with
+    characters a terminal would act on made visible (``terminal_safe``)."""
     try:
         rel = os.path.relpath(path)
     except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
+        rel = ".."
+    return terminal_safe(path if rel.startswith("..") else rel)
 
 
 #: columns that hold a document's path (shown relative to the folder all shown paths share)
@@ -135,7 +159,7 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
         table.add_column((headers or {}).get(c, c), justify="right" if numeric else "left",
                          overflow="fold", no_wrap=numeric, ratio=None if numeric else 1)
     for row in cells:
-        table.add_row(*(Text(v) for v in row))
+        table.add_row(*(Text(terminal_safe(v)) for v in row))
     console.print(table)
 
 
@@ -167,6 +191,38 @@ def compare_to_dict(cmp) -> dict:
     return {"a": cmp.a.name, "b": cmp.b.name, **cmp.score, "passages": passage_records(cmp)}
 
 
+def _terminal_line(line: str) -> str:
+    """One line of document text for the terminal, same length: a carriage return (of a CRLF
+    line end) becomes a space, other control and format characters U+FFFD; tabs, spaces of every
+    kind and emoji joiners stay."""
+    if line.isprintable():
+        return line
+    return "".join(ch if ch == "\t" or _shown_char(ch) else (" " if ch == "\r" else "\ufffd") for ch in line)
+
+
+#: longest line shown whole by ``compare`` in the terminal (a long paragraph); longer ones (minified code, a text
+#: without line breaks) are cut to the matched part and ``CLIP_CONTEXT`` characters either side
+CLIP_WIDTH = 2000
+CLIP_CONTEXT = 300
+
+
+def _clipped(line: str, a: int, b: int) -> tuple[str, int, int]:
+    """``line`` cut to at most about ``CLIP_WIDTH`` characters around its matched part
+    ``line[a:b]`` (cuts marked with an ellipsis), and the matched part's new bounds."""
+    if len(line) <= CLIP_WIDTH:
+        return line, a, b
+    if a >= b:  # no match on this line: its start
+        return line[:CLIP_WIDTH - 1] + "…", 0, 0
+    left, right = max(0, a - CLIP_CONTEXT), min(len(line), b + CLIP_CONTEXT)
+    matched = line[a:b]
+    keep = CLIP_WIDTH - 2 * CLIP_CONTEXT
+    if len(matched) > keep:
+        matched = matched[:keep // 2] + "…" + matched[-(keep // 2):]
+    head = ("…" if left > 0 else "") + line[left:a]
+    tail = line[b:right] + ("…" if right < len(line) else "")
+    return head + matched + tail, len(head), len(head) + len(matched)
+
+
 def _excerpt(text: str, start: int, end: int, max_lines: int):
     """The lines around text[start:end] with the matched part highlighted, as rich Text."""
     from rich.text import Text
@@ -174,7 +230,6 @@ def _excerpt(text: str, start: int, end: int, max_lines: int):
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    chunk = text[line_start:line_end].replace("\t", "    ")
     out = Text()
     lines = text[line_start:line_end].split("\n")
     first = text.count("\n", 0, line_start) + 1
@@ -186,7 +241,7 @@ def _excerpt(text: str, start: int, end: int, max_lines: int):
             break
         out.append(f"{first + n:5d} ", style="dim")
         a, b = max(start - offset, 0), min(end - offset, len(line))
-        clean = "".join(ch if ch.isprintable() or ch == "\t" else "\ufffd" for ch in line)
+        clean, a, b = _clipped(_terminal_line(line), a, b)
         if a < b:
             out.append(clean[:a])
             out.append(clean[a:b], style="bold black on yellow")
@@ -196,7 +251,6 @@ def _excerpt(text: str, start: int, end: int, max_lines: int):
         out.append("\n")
         offset += len(line) + 1
         shown += 1
-    del chunk
     return out
 
 
@@ -211,7 +265,7 @@ def render_compare(console, cmp, *, max_lines: int = 12) -> None:
     console.print(Text(
         f"{s['shared']} shared fingerprints · {100 * s['containment_a']:.1f}% of A found in B · "
         f"{100 * s['containment_b']:.1f}% of B found in A · resemblance {100 * s['resemblance']:.1f}% · "
-        f"{len(cmp.passages)} passages"))
+        f"{len(cmp.passages)} passage{'' if len(cmp.passages) == 1 else 's'}"))
     for rec, p in zip(passage_records(cmp), cmp.passages):
         t = Table(show_header=True, header_style="bold", expand=True)
         t.add_column(Text(f"#{rec['passage']}  A {display_path(rec['path_a'])} "

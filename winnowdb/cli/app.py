@@ -53,7 +53,9 @@ def _console(stderr: bool = False):
 def _fail(message: str, code: int = 2) -> None:
     from rich.text import Text
 
-    _console(stderr=True).print(Text.assemble(("error: ", "bold red"), message))
+    from ..report import terminal_safe
+
+    _console(stderr=True).print(Text.assemble(("error: ", "bold red"), terminal_safe(message)))
     raise typer.Exit(code)
 
 

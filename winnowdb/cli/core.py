@@ -230,7 +230,13 @@ def compare(
     with _Guard():
         with _open(db, create=False, read_only=True) as idx:
             cmp = idx.compare(a, b, max_df=max_df)
-    from ..report import compare_to_dict, emit_rows, passage_records, render_compare
+            changed = idx.changed_since_indexed([a, b])
+    from ..report import compare_to_dict, display_path, emit_rows, passage_records, render_compare
+
+    for path in changed:
+        _console(stderr=True).print(f"note: {display_path(path)} changed on disk since it was indexed; shown "
+                                    f"as indexed (`winnowdb add` it again to compare the new version)",
+                                    markup=False, highlight=False)
 
     con = _console()
     if fmt is Format.json:

@@ -1,0 +1,74 @@
+"""What the terminal shows: file names cannot send escape sequences or reorder text, document
+text keeps its CRLF lines, no-break spaces and emoji readable, very long lines are clipped
+around the match, and `compare` says when a file changed since it was indexed. The real CLI on
+real files and a real index."""
+from __future__ import annotations
+
+import json
+
+from conftest import ok, random_words
+
+TEXT = " ".join(random_words(7, 120))
+
+
+def _index(cli, tmp_path, files: dict[str, str]):
+    root = tmp_path / "docs"
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_bytes(text.encode("utf-8"))
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", root, "--db", db))
+    return root, db
+
+
+def test_file_names_cannot_drive_the_terminal(cli, tmp_path):
+    evil = "esc\x1b[2J\x1b[31mred\u202etxt.exe"
+    root, db = _index(cli, tmp_path, {evil: TEXT, "plain.txt": TEXT})
+    outputs = [ok(cli("pairs", "--db", db)).stdout,
+               ok(cli("compare", root / evil, root / "plain.txt", "--db", db)).stdout,
+               ok(cli("query", root / "plain.txt", "--db", db)).stdout,
+               ok(cli("duplicates", "--db", db)).stdout]
+    for out in outputs:
+        assert "\x1b" not in out and "\u202e" not in out
+        assert "\\x1b[2J" in "".join(out.split())  # shown, visibly escaped
+    # data formats keep the name exactly
+    rows = json.loads(ok(cli("pairs", "--db", db, "-f", "json")).stdout)
+    assert any(r["a"].endswith(evil) or r["b"].endswith(evil) for r in rows)
+
+
+def test_compare_shows_crlf_no_break_spaces_and_emoji_as_they_are(cli, tmp_path):
+    text = ("Line one of a shared text about red foxes.\r\n"
+            "Le ch\u00e2teau\u00a0: une famille \U0001f468\u200d\U0001f469\u200d\U0001f467 "
+            + TEXT + "\r\n")
+    root, db = _index(cli, tmp_path, {"a.txt": text, "b.txt": text})
+    out = ok(cli("compare", root / "a.txt", root / "b.txt", "--db", db)).stdout
+    assert "\ufffd" not in out and "\r" not in out
+    assert "\u00a0" in out and "\u200d" in out
+    assert "1 passage" in out and "1 passages" not in out
+
+
+def test_compare_clips_a_very_long_line_around_the_match(cli, tmp_path):
+    shared = " ".join(random_words(8, 40))
+    a = " ".join(random_words(9, 30000)) + " " + shared + " " + " ".join(random_words(10, 30000))
+    b = "An opening line.\n" + shared + "\nA closing line.\n"
+    root, db = _index(cli, tmp_path, {"long.txt": a, "short.txt": b})
+    out = ok(cli("compare", root / "short.txt", root / "long.txt", "--db", db)).stdout
+    assert len(a) > 300_000
+    assert len(out) < 20_000, len(out)  # not the whole 300 kB line
+    assert "…" in out
+    words = shared.split()
+    assert words[0] in out and words[-1] in out  # the match itself is shown
+    data = json.loads(ok(cli("compare", root / "short.txt", root / "long.txt", "--db", db, "-f", "json")).stdout)
+    assert data["passages"]  # JSON keeps the full passage text
+    assert all(len(p["text_b"]) < len(a) for p in data["passages"])
+
+
+def test_compare_notes_a_file_changed_since_it_was_indexed(cli, tmp_path):
+    root, db = _index(cli, tmp_path, {"a.txt": TEXT + "\n", "b.txt": TEXT + "\n"})
+    r = ok(cli("compare", root / "a.txt", root / "b.txt", "--db", db))
+    assert "changed on disk" not in r.stderr
+    (root / "a.txt").write_text("new first line\nnew second line\n" + TEXT + "\n")
+    r = ok(cli("compare", root / "a.txt", root / "b.txt", "--db", db))
+    assert "a.txt changed on disk since it was indexed" in " ".join(r.stderr.split())
+    assert "b.txt changed" not in r.stderr
+    assert "lines 1-1" in r.stdout  # still the indexed version, as the note says
