@@ -30,8 +30,11 @@ def read_sides(idx: "Index", sources: Iterable[str | os.PathLike]) -> dict[str, 
     together, one query for their documents' texts and one for their fingerprints; a source that
     is not indexed is fingerprinted from its file (``Index._file_side``)."""
     from .index import Side
+    from .sources import require_storable_name
 
     wanted = {str(s): str(Path(s).resolve()) for s in sources}
+    for resolved in wanted.values():
+        require_storable_name(resolved)
     con = idx.store.con
     names = sorted(set(wanted.values()))
     rows = con.execute("SELECT doc, path, submission FROM documents WHERE kind = 'document' AND "

@@ -219,13 +219,20 @@ class Index:
 
         return compare_many(self, [(a, b)], max_df=max_df)[0]
 
+    def labels(self) -> list[str]:
+        """The labels of the indexed documents (``add --label``), sorted."""
+        return [r[0] for r in self.store.con.execute(
+            "SELECT DISTINCT label FROM documents WHERE label IS NOT NULL ORDER BY label").fetchall()]
+
     def changed_since_indexed(self, paths: list[str | os.PathLike]) -> list[str]:
         """Those of ``paths`` that are indexed files whose bytes on disk differ from what was
         indexed (or that are gone): ``compare`` and ``query`` show the indexed text of an
         indexed file, so their line numbers refer to that version."""
         from .sources import content_hash
 
-        wanted = {str(p): str(Path(p).resolve()) for p in paths}
+        from .sources import name_problem
+
+        wanted = {str(p): str(Path(p).resolve()) for p in paths if name_problem(p) is None}
         stored = self.store.documents_by_path(sorted(set(wanted.values())))
         changed = []
         for given, resolved in wanted.items():
@@ -279,13 +286,18 @@ class Index:
             cur = self.store.con.execute(query)
         except duckdb.Error as exc:
             raise WinnowError(f"SQL error: {str(exc).splitlines()[0]}") from None
+        if cur is None:  # nothing but white space, comments or semicolons
+            raise WinnowError("no SQL statement to run (e.g. winnowdb sql \"SELECT COUNT(*) FROM documents\")")
         if cur.description is None:
             return [], []
         return [d[0] for d in cur.description], cur.fetchall()
 
     # ----------------------------------------------------------------- helpers
     def _submission_of(self, source: str | os.PathLike) -> str | None:
+        from .sources import require_storable_name
+
         p = str(Path(source).resolve())
+        require_storable_name(p)
         row = self.store.con.execute(
             "SELECT submission FROM documents WHERE path = ? OR submission = ? LIMIT 1", [p, p]).fetchall()
         return row[0][0] if row else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import hashlib
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,6 +115,19 @@ def _submission_of(path: Path, root: Path | None, depth: int | None) -> str:
     return str(root.joinpath(*parts[:depth]))
 
 
+def _index_files(db_path: str | os.PathLike):
+    """A test of whether a file is the index itself (its DuckDB file, write-ahead log or a
+    temporary of its creation): an index kept inside the folder it indexes is not a document."""
+    db = Path(db_path).resolve()
+    names = {db.name, db.name + ".wal"}
+    creating = f".{db.name}.creating-"
+
+    def own(path: Path) -> bool:
+        return path.parent == db.parent and (path.name in names or path.name.startswith(creating))
+
+    return own
+
+
 def _walk(paths: Iterable[str]) -> list[tuple[Path | Skipped, Path | None]]:
     """Every file under ``paths`` once (a file named twice, or inside a named folder too, once),
     with the folder argument it was found under (for ``--submission-depth``)."""
@@ -198,8 +212,6 @@ PARALLEL_MIN_FILES = 8
 
 def default_jobs() -> int:
     """Worker processes for fingerprinting: one per CPU this process may use."""
-    import os
-
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
@@ -371,10 +383,11 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
     kind = "boilerplate" if boilerplate else "document"
     walked = _walk(paths)
     files: list[tuple[Path, Path | None]] = []
+    own = _index_files(store.path)
     for item, root in walked:
         if isinstance(item, Skipped):
             summary.skipped.append(item)
-        else:
+        elif not own(item):
             files.append((item, root))
     sizes = {}
     for f, _ in files:

@@ -252,9 +252,10 @@ def query_simhash(idx, source: str | os.PathLike) -> tuple[int, str | None]:
     """(simhash, submission to exclude) of ``source``: the stored simhash of an indexed document,
     else the simhash of the file's text (then nothing is excluded)."""
     from .simhash import document_simhash
-    from .sources import read_query_file
+    from .sources import read_query_file, require_storable_name
 
     p = str(Path(source).resolve())
+    require_storable_name(p)
     rows = idx.store.run("simhash_of_document", path=p).fetchall()
     if rows:
         return int(rows[0][0]), rows[0][1]

@@ -151,7 +151,7 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
             for i in path_at:
                 row[i] = below(row[i], folder)
     caption = "\n".join(([folder_note(folder)] if folder else []) + list(notes))
-    table = Table(title=title, caption=Text(caption, style="dim") if caption else None, show_lines=False,
+    table = Table(title=Text(terminal_safe(title), style="table.title") if title else None, caption=Text(caption, style="dim") if caption else None, show_lines=False,
                   header_style="bold")
     for c in columns:
         numeric = isinstance(rows[0].get(c), (int, float))

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Union
 
-__all__ = ["Source", "Skipped", "iter_files", "read_source", "read_query_file", "decode_bytes", "content_hash"]
+__all__ = ["Source", "Skipped", "iter_files", "read_source", "read_query_file", "decode_bytes", "content_hash",
+           "name_problem", "require_storable_name"]
 
 #: Files larger than this are skipped with a note (they would not fit the in-memory pipeline).
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -41,6 +42,28 @@ class Skipped:
 
     path: str
     reason: str
+
+
+#: why a file whose name is not valid UTF-8 (e.g. Latin-1 names from an old zip archive) is skipped:
+#: the index stores paths as UTF-8 text (DuckDB VARCHAR), so it could not name the file again
+BAD_NAME = "file name is not valid UTF-8 (rename the file to index it)"
+
+
+def name_problem(path: str | os.PathLike) -> str | None:
+    """Why ``path`` cannot be stored in the index (its name is not valid UTF-8), or None."""
+    try:
+        os.fspath(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return BAD_NAME
+    return None
+
+
+def require_storable_name(path: str | os.PathLike) -> None:
+    """Raise a one-line ``WinnowError`` when ``path``'s name cannot be stored or looked up."""
+    if name_problem(path) is not None:
+        from .errors import WinnowError
+
+        raise WinnowError(f"{os.fspath(path)}: {BAD_NAME}")
 
 
 def content_hash(data: bytes) -> str:
@@ -88,6 +111,9 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Path, Skipped]]
                 yield Skipped(str(raw), reason)
                 continue
             rp = p.resolve()
+            if name_problem(rp) is not None:
+                yield Skipped(str(raw), BAD_NAME)
+                continue
             if rp not in seen:
                 seen.add(rp)
                 yield rp
@@ -119,6 +145,9 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Path, Skipped]]
                     rp = fp.resolve()
                 except (OSError, RuntimeError):
                     yield Skipped(str(fp), "cannot resolve path (broken link?)")
+                    continue
+                if name_problem(rp) is not None:
+                    yield Skipped(str(fp), BAD_NAME)
                     continue
                 if rp not in seen:
                     seen.add(rp)
@@ -199,6 +228,7 @@ def read_query_file(source, *, if_directory: str) -> Source:
     from .errors import WinnowError
 
     path = Path(source)
+    require_storable_name(path)
     if not path.exists():
         raise WinnowError(f"{source}: no such file, and not in the index")
     if path.is_dir():

@@ -59,6 +59,31 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def _note_unknown_label(idx, label: str | None) -> None:
+    """For archive mode (--new LABEL): say so when no document carries LABEL, so a typo is not
+    mistaken for a clean result."""
+    if label is None:
+        return
+    labels = idx.labels()
+    if label not in labels:
+        from ..report import terminal_safe
+
+        known = ", ".join(labels[:10]) + (" ..." if len(labels) > 10 else "") if labels else "none"
+        _console(stderr=True).print(terminal_safe(f"note: no document is labelled {label!r} (labels in the "
+                                                  f"index: {known})"), markup=False, highlight=False)
+
+
+def _note_changed(idx, paths: list[str]) -> None:
+    """Say which of ``paths`` are indexed files changed on disk since: results show them as
+    indexed (``Index.changed_since_indexed``)."""
+    from ..report import display_path
+
+    for path in idx.changed_since_indexed(paths):
+        _console(stderr=True).print(f"note: {display_path(path)} changed on disk since it was indexed; "
+                                    f"shown as indexed (`winnowdb add` it again to use the new version)",
+                                    markup=False, highlight=False)
+
+
 class _Guard:
     """Turn user-facing errors into one line + exit status (no tracebacks)."""
 

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from .app import DbOption, Format, FormatOption, MaxDfOption, _console, _fail, _Guard, _open, app
+from .app import (DbOption, Format, FormatOption, MaxDfOption, _console, _fail, _Guard, _note_changed,
+                  _note_unknown_label, _open, app)
 
 @app.command()
 def add(
@@ -125,6 +127,11 @@ def remove(paths: List[str] = typer.Argument(..., help="Indexed files or directo
         _console().print(f"removed {display_path(p)}", markup=False, soft_wrap=True)
     if not gone:
         _fail("nothing in the index matches " + " ".join(paths), 1)
+    unmatched = [p for p in paths if not any(g == str(Path(p).resolve()) or
+                                             g.startswith(str(Path(p).resolve()).rstrip(os.sep) + os.sep)
+                                             for g in gone)]
+    if unmatched:  # the others were removed; say which were not, and fail like rm would
+        _fail("nothing in the index matches " + " ".join(unmatched), 1)
 
 
 @app.command()
@@ -165,6 +172,7 @@ def query(
                 hits = idx.query_sketch(file, s=sketch, top=top, max_df=max_df, min_shared=min_shared)
             else:
                 hits = idx.query(file, top=top, max_df=max_df, min_shared=min_shared)
+            _note_changed(idx, [file])
     from ..report import emit_rows
 
     if simhash:
@@ -204,11 +212,13 @@ def pairs(
         with _Guard(), tempfile.TemporaryDirectory(prefix="winnowdb-") as tmp:
             out = os.path.join(tmp, "pairs.csv")
             with _open(db, create=False, read_only=True) as idx:
+                _note_unknown_label(idx, new)
                 idx.write_pairs_csv(out, columns, min_shared=min_shared, top=top, max_df=max_df, new_label=new)
             write_file(out)
         return
     with _Guard():
         with _open(db, create=False, read_only=True) as idx:
+            _note_unknown_label(idx, new)
             rows = idx.pairs(min_shared=min_shared, top=top, max_df=max_df, new_label=new)
     from ..report import emit_rows
 
@@ -230,13 +240,8 @@ def compare(
     with _Guard():
         with _open(db, create=False, read_only=True) as idx:
             cmp = idx.compare(a, b, max_df=max_df)
-            changed = idx.changed_since_indexed([a, b])
-    from ..report import compare_to_dict, display_path, emit_rows, passage_records, render_compare
-
-    for path in changed:
-        _console(stderr=True).print(f"note: {display_path(path)} changed on disk since it was indexed; shown "
-                                    f"as indexed (`winnowdb add` it again to compare the new version)",
-                                    markup=False, highlight=False)
+            _note_changed(idx, [a, b])
+    from ..report import compare_to_dict, emit_rows, passage_records, render_compare
 
     con = _console()
     if fmt is Format.json:

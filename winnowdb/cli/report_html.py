@@ -5,7 +5,7 @@ from typing import Optional
 
 import typer
 
-from .app import DbOption, MaxDfOption, _console, _fail, _Guard, _open, app
+from .app import DbOption, MaxDfOption, _console, _fail, _Guard, _note_unknown_label, _open, app
 
 
 @app.command()
@@ -31,6 +31,7 @@ def report(
 
     with _Guard():
         with _open(db, create=False, read_only=True) as idx:
+            _note_unknown_label(idx, new)
             written, data = write_report(idx, html, top=top, min_shared=min_shared, new_label=new,
                                          max_df=max_df)
     n = len(data.pairs)

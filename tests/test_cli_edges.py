@@ -1,0 +1,90 @@
+"""Edges of the command line found by trying to break it: names that are not UTF-8, an index kept
+inside the folder it indexes, empty SQL, partly matching removals, a mistyped --new label, and
+a queried file changed since it was indexed. The real CLI on real files and a real index."""
+from __future__ import annotations
+
+import json
+import os
+
+from conftest import ok, one_line_error, random_words
+
+TEXT = " ".join(random_words(21, 150))
+
+
+def test_a_file_name_that_is_not_utf8_is_skipped_and_the_rest_indexed(cli, tmp_path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    bad = root / os.fsdecode(b"caf\xe9.txt")  # a Latin-1 name, as in old zip archives
+    bad.write_text(TEXT)
+    (root / "ok.txt").write_text(TEXT)
+    db = tmp_path / "index.duckdb"
+    r = ok(cli("add", root, "--db", db))
+    assert " ".join(r.stdout.split()).startswith("1 added, 0 updated, 0 unchanged, 1 skipped")
+    assert "caf\\udce9.txt: file name is not valid UTF-8" in r.stderr
+    rows = json.loads(ok(cli("sql", "SELECT path FROM documents", "--db", db, "-f", "json")).stdout)
+    assert [os.path.basename(r["path"]) for r in rows] == ["ok.txt"]
+    for args in (("query", bad), ("compare", root / "ok.txt", bad), ("query", "--simhash", bad)):
+        one_line_error(cli(*args, "--db", db), "file name is not valid UTF-8")
+
+
+def test_an_index_inside_the_folder_it_indexes_is_not_a_document(cli, tmp_path, monkeypatch):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text(TEXT)
+    monkeypatch.chdir(root)
+    ok(cli("add", "a.txt"))  # creates ./winnowdb.duckdb inside docs/
+    r = ok(cli("add", "."))
+    assert "skipped" not in r.stderr, r.stderr
+    assert " ".join(r.stdout.split()).startswith("0 added, 0 updated, 1 unchanged, 0 skipped")
+
+
+def test_empty_sql_is_a_one_line_error(cli, tmp_path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text(TEXT)
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", root, "--db", db))
+    for statement in ("", "   ", ";"):
+        one_line_error(cli("sql", statement, "--db", db), "no SQL statement")
+
+
+def test_remove_names_the_paths_that_matched_nothing(cli, tmp_path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text(TEXT)
+    (root / "b.txt").write_text(TEXT)
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", root, "--db", db))
+    r = cli("remove", root / "a.txt", root / "nope.txt", "--db", db)
+    assert r.exit_code == 1
+    assert "removed" in r.stdout and "a.txt" in r.stdout
+    assert "nothing in the index matches" in r.stderr and "nope.txt" in r.stderr and "a.txt" not in r.stderr
+    rows = json.loads(ok(cli("sql", "SELECT path FROM documents", "--db", db, "-f", "json")).stdout)
+    assert [os.path.basename(r["path"]) for r in rows] == ["b.txt"]  # the match was removed
+
+
+def test_a_mistyped_new_label_is_noted(cli, tmp_path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text(TEXT)
+    (root / "b.txt").write_text(TEXT)
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", root, "--label", "2026", "--db", db))
+    r = ok(cli("pairs", "--new", "2062", "--db", db, "-f", "json"))
+    assert json.loads(r.stdout) == []
+    assert "no document is labelled '2062' (labels in the index: 2026)" in " ".join(r.stderr.split())
+    r = ok(cli("pairs", "--new", "2026", "--db", db, "-f", "json"))
+    assert len(json.loads(r.stdout)) == 1 and "note" not in r.stderr
+
+
+def test_query_notes_a_file_changed_since_it_was_indexed(cli, tmp_path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text(TEXT)
+    (root / "b.txt").write_text(TEXT)
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", root, "--db", db))
+    assert "changed on disk" not in ok(cli("query", root / "a.txt", "--db", db)).stderr
+    (root / "a.txt").write_text("completely different words about astronomy and planets")
+    r = ok(cli("query", root / "a.txt", "--db", db))
+    assert "a.txt changed on disk since it was indexed" in " ".join(r.stderr.split())
