@@ -102,9 +102,9 @@ def _safe_cut(text: str, start: int, target: int, family: str) -> tuple[int, boo
     if family == "text":
         return target, True
 
-    def safe(c: int) -> bool:
+    def safe(c: int) -> bool:  # a cut before text[c] (c > start) splits no word and no markup tag
         ch = text[c]
-        if ch.isalnum():
+        if ch.isalnum() and text[c - 1].isalnum():
             return False
         if ch == "<":
             return True
