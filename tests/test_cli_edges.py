@@ -88,3 +88,21 @@ def test_query_notes_a_file_changed_since_it_was_indexed(cli, tmp_path):
     (root / "a.txt").write_text("completely different words about astronomy and planets")
     r = ok(cli("query", root / "a.txt", "--db", db))
     assert "a.txt changed on disk since it was indexed" in " ".join(r.stderr.split())
+
+
+def test_language_aliases_match_detected_files_and_unknown_names_fail(cli, tmp_path):
+    code = ("def f(n):\n    total = 0\n    for i in range(n):\n        if i % 3 == 0:\n"
+            "            total += i * i\n        else:\n            total -= i\n    return total\n\n"
+            "print(f(100), f(200))\n")
+    (tmp_path / "a.py").write_text(code)
+    for i, alias in enumerate(("py", "Python", "python3")):
+        (tmp_path / f"b{i}.txt").write_text(code)
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", tmp_path / "a.py", "--db", db))
+    for i, alias in enumerate(("py", "Python", "python3")):
+        ok(cli("add", "--language", alias, tmp_path / f"b{i}.txt", "--db", db))
+    rows = json.loads(ok(cli("sql", "SELECT DISTINCT normalizer FROM documents", "--db", db, "-f", "json")).stdout)
+    assert rows == [{"normalizer": "code:python"}]
+    pairs = json.loads(ok(cli("pairs", "--db", db, "-f", "json")).stdout)
+    assert len(pairs) == 6 and all(p["containment_a"] == 1.0 for p in pairs)  # every two of the four
+    one_line_error(cli("add", "--language", "klingon", tmp_path / "b0.txt", "--db", db), "unknown language 'klingon'")

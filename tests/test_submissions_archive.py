@@ -397,3 +397,46 @@ def test_starter_code_never_counts(cli, assignment, tmp_path):
     ac = pairs.get(frozenset((alice, carol)))
     assert ac is not None and min(ac["containment_a"], ac["containment_b"]) > 0.8, ac
     assert rows[0]["a"] == alice and rows[0]["b"] == carol  # the copy ranks first
+
+
+def test_re_adding_without_options_keeps_submissions_and_labels(tmp_path, cli):
+    """Re-adding a folder to pick up new files must not rewrite what earlier options set: the
+    indexed files keep their submission and label (and are unchanged, not re-fingerprinted), a
+    late file inside a submission's folder joins it with its label, and only options given
+    again change anything."""
+    import json
+
+    from conftest import random_words
+
+    root = tmp_path / "class"
+    for student, seed in (("alice", 1), ("bob", 2)):
+        (root / student).mkdir(parents=True)
+        words = random_words(seed, 200)
+        (root / student / "main.txt").write_text(" ".join(words[:100]))
+        (root / student / "util.txt").write_text(" ".join(words[:100]))  # her own two files share all
+    db = tmp_path / "index.duckdb"
+
+    def docs():
+        out = cli("sql", "SELECT path, submission, label FROM documents ORDER BY path", "--db", db, "-f", "json")
+        return [(Path(r["path"]).relative_to(root).as_posix(), Path(r["submission"]).relative_to(root).as_posix(),
+                 r["label"]) for r in json.loads(out.stdout)]
+
+    assert cli("add", "-d", "1", "--label", "2026", root, "--db", db).exit_code == 0
+    before = docs()
+    assert before == [("alice/main.txt", "alice", "2026"), ("alice/util.txt", "alice", "2026"),
+                      ("bob/main.txt", "bob", "2026"), ("bob/util.txt", "bob", "2026")]
+    r = cli("add", root, "--db", db)
+    assert " ".join(r.stdout.split()).startswith("0 added, 0 updated, 4 unchanged")
+    assert docs() == before
+    assert json.loads(cli("pairs", "--db", db, "-f", "json").stdout) == []  # never within a submission
+
+    (root / "alice" / "late.txt").write_text(" ".join(random_words(1, 100)))
+    r = cli("add", root / "alice", "--db", db)
+    assert " ".join(r.stdout.split()).startswith("1 added, 0 updated, 2 unchanged")
+    assert ("alice/late.txt", "alice", "2026") in docs()
+    assert json.loads(cli("pairs", "--db", db, "-f", "json").stdout) == []
+
+    r = cli("add", "--label", "2025", root / "bob", "--db", db)  # an option given again changes it
+    assert " ".join(r.stdout.split()).startswith("0 added, 2 updated, 0 unchanged")
+    assert [d for d in docs() if d[0].startswith("bob/")] == [("bob/main.txt", "bob", "2025"),
+                                                              ("bob/util.txt", "bob", "2025")]

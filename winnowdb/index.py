@@ -100,7 +100,8 @@ class Index:
             on_file=None, on_finish=None, jobs: int | None = None) -> AddSummary:
         """Index files and directories (recursively); unchanged files are skipped.
 
-        ``language`` forces the programming language of code files (default: by extension).
+        ``language`` makes every file of this add code in that language (any Pygments name or
+        alias; default: code files by extension, everything else text).
         ``jobs`` processes fingerprint files (default: one per CPU; 1 = in this process only).
         ``on_finish(fingerprints)`` is called before the default --max-df of a large index is
         computed and remembered (``winnowdb.max_df``: seconds on tens of millions of
@@ -112,6 +113,13 @@ class Index:
         from .interrupts import interrupts_ignored
         from .max_df import remember as remember_max_df
 
+        if language is not None:
+            from .languages import canonical_language
+
+            try:
+                language = canonical_language(language)
+            except ValueError as exc:
+                raise WinnowError(str(exc)) from None
         summary = add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
                             submission_depth=submission_depth, language=language, on_start=on_start,
                             on_file=on_file, jobs=jobs)

@@ -367,6 +367,49 @@ class _Batch:
         return documents, texts, fingerprints
 
 
+class _Placement:
+    """Where one file of an ``add`` belongs: its (submission, label).
+
+    Given options decide: ``--submission-depth`` (``_submission_of``) and ``--label``. An option
+    not given keeps what the index already says, so re-adding a folder to pick up new or changed
+    files never rewrites submissions or labels set before: an indexed file keeps its own; a new
+    file inside the folder of an existing submission joins it (a late file of a student's
+    submission) and takes its label; any other file is its own submission, unlabelled.
+    """
+
+    def __init__(self, store: Store, label: str | None, depth: int | None) -> None:
+        self.label, self.depth = label, depth
+        rows = store.con.execute("SELECT path, label, submission FROM documents").fetchall()
+        #: path -> (label, submission) of every indexed document
+        self.stored: dict[str, tuple[str | None, str]] = {p: (lab, sub) for p, lab, sub in rows}
+        paths = set(self.stored)
+        labels: dict[str, set] = {}
+        for p, lab, sub in rows:
+            if sub not in paths:  # a folder submission (not a file that is its own submission)
+                labels.setdefault(sub, set()).add(lab)
+        #: folder submission -> its label when all its files share one
+        self.folders = {sub: next(iter(labs)) if len(labs) == 1 else None for sub, labs in labels.items()}
+
+    def __call__(self, path: Path, root: Path | None) -> tuple[str, str | None]:
+        spath = str(path)
+        before = self.stored.get(spath)
+        joined = None
+        if self.depth is not None:
+            submission = _submission_of(path, root, self.depth)
+        elif before is not None:
+            submission = before[1]
+        else:
+            joined = next((str(d) for d in path.parents if str(d) in self.folders), None)
+            submission = joined or spath
+        if self.label is not None:
+            label = self.label
+        elif before is not None:
+            label = before[0]
+        else:
+            label = self.folders.get(joined) if joined else None
+        return submission, label
+
+
 def add_paths(store: Store, paths: list[str], *, label: str | None = None, boilerplate: bool = False,
               submission_depth: int | None = None, language: str | None = None,
               on_start: Callable[[int, int], None] | None = None,
@@ -398,8 +441,7 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
     if on_start:
         on_start(len(files), sum(sizes.values()))
     existing = store.documents_by_path([str(f) for f, _ in files])
-    meta = {r[0]: r[1:] for r in store.con.execute(
-        "SELECT path, label, submission FROM documents").fetchall()} if existing else {}
+    placed = _Placement(store, label, submission_depth)
     next_id = store.next_doc_id()
     batch = _Batch()
     settings = store.settings
@@ -414,16 +456,17 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
         writer.write(batch)
         batch = _Batch()
 
-    tasks, submissions = [], []
+    tasks, submissions, labels = [], [], []
     for path, root in files:
         spath = str(path)
-        submission = _submission_of(path, root, submission_depth)
+        submission, file_label = placed(path, root)
         old = existing.get(spath)
         unchanged_hash = None
-        if old is not None and old[2] == kind and meta.get(spath, (None, None)) == (label, submission):
+        if old is not None and old[2] == kind and placed.stored.get(spath) == (file_label, submission):
             unchanged_hash = old[1]
         tasks.append((spath, settings, language, boilerplate, unchanged_hash))
         submissions.append(submission)
+        labels.append(file_label)
 
     remaining = sum(sizes.values())  # bytes of the files not yet done
 
@@ -437,7 +480,7 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
         # the writer is left first: its last commit is done (or failed) before workers stop
         with _prepared_stream(tasks, jobs if jobs is not None else default_jobs(),
                               sum(sizes.values()), store.con) as stream, writer:
-            for task, submission, prep in zip(tasks, submissions, stream):
+            for task, submission, label, prep in zip(tasks, submissions, labels, stream):
                 spath = task[0]
                 old = existing.get(spath)
                 if prep.status == "big":  # left to this process by a worker: read it (once) here

@@ -6,7 +6,7 @@ Pygments knows is tokenized by Pygments (slower, but 500+ languages).
 from __future__ import annotations
 
 
-__all__ = ["FAST", "EXTENSIONS", "language_for", "KEYWORDS", "SYNTAX"]
+__all__ = ["FAST", "EXTENSIONS", "language_for", "canonical_language", "KEYWORDS", "SYNTAX"]
 
 _C_KEYWORDS = """auto break case char const continue default do double else enum extern float for goto if
 inline int long register restrict return short signed sizeof static struct switch typedef union unsigned
@@ -107,3 +107,23 @@ def language_for(path: str) -> str | None:
     if dot < 0 or "/" in path[dot:]:
         return None
     return EXTENSIONS.get(path[dot:].lower())
+
+
+def canonical_language(name: str) -> str:
+    """The language name winnowdb uses for ``name`` (``add --language``): any Pygments name or
+    alias, in any case, maps to the name files of that language get by their extension (``py``,
+    ``Python`` and ``python3`` are all ``python``), so forced and detected files match. Raises
+    ``ValueError`` for a name Pygments does not know."""
+    key = name.strip().lower()
+    known = FAST | set(EXTENSIONS.values())
+    if key in known:
+        return key
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
+    try:
+        lexer = get_lexer_by_name(key)
+    except ClassNotFound:
+        raise ValueError(f"unknown language {name!r}: use python, java, c, cpp, javascript, go, csharp, "
+                         f"rust, kotlin or another Pygments lexer name") from None
+    return next((a for a in lexer.aliases if a in known), lexer.aliases[0] if lexer.aliases else key)

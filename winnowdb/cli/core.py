@@ -18,15 +18,18 @@ def add(
                                      help="These files are boilerplate (templates, starter code, headers): "
                                           "their passages never count as copying."),
     label: Optional[str] = typer.Option(None, "--label", "-l",
-                                        help="Tag the documents with a label (e.g. a year) for `pairs --new`."),
+                                        help="Tag the documents with a label (e.g. a year) for `pairs --new`. Without it, "
+                                             "files already indexed keep theirs."),
     submission_depth: Optional[int] = typer.Option(
         None, "--submission-depth", "-d", min=1,
         help="All files under one directory at this depth below each PATH form one submission "
-             "(MOSS -d); pairs are then between submissions."),
+             "(MOSS -d); pairs are then between submissions. Without it, files already indexed keep "
+             "their submission, and a new file inside a submission's folder joins it."),
     language: Optional[str] = typer.Option(
         None, "--language",
-        help="Treat the code files of this add as this language (python, java, c, cpp, javascript, go, "
-             "csharp, rust, kotlin, or any Pygments lexer name); default: by file extension."),
+        help="Tokenize every file of this add as code in this language (python, java, c, cpp, javascript, "
+             "go, csharp, rust, kotlin, or any Pygments lexer name or alias, e.g. py); default: code "
+             "files by extension, everything else as text."),
     k: Optional[int] = typer.Option(None, "--k", min=1,
                                     help="k-gram length for text, in characters (new index only; default 16)."),
     w: Optional[int] = typer.Option(None, "--w", min=1,
