@@ -165,6 +165,21 @@ def test_export_layout_keeps_types_and_buckets(spark_index, export_dir):
     assert (export_dir / MANIFEST).exists()
 
 
+def test_exported_views_include_pairs_and_answer_as_the_index(spark_index, export_dir):
+    """``duckdb_views`` gives every convenience view of an index over the Parquet files, the
+    ``pairs`` view too (it was missing: create_views.sql names it, store.py created it)."""
+    import duckdb
+
+    con = _duck(export_dir)
+    exported = con.execute("SELECT * FROM pairs ORDER BY a, b").fetchall()
+    index = duckdb.connect(str(spark_index), read_only=True)
+    try:
+        assert exported == index.execute("SELECT * FROM pairs ORDER BY a, b").fetchall()
+    finally:
+        index.close()
+    assert exported
+
+
 def test_export_refuses_to_clobber(spark_index, tmp_path):
     import winnowdb
     from winnowdb.errors import WinnowError

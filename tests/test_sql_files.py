@@ -134,3 +134,28 @@ def test_core_queries_run_on_a_fresh_index(tmp_path):
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
         assert {"settings", "documents", "document_texts", "fingerprints", "document_fingerprints",
                 "boilerplate_hashes", "fingerprint_df", "default_max_df", "pairs"} <= names
+
+
+def test_views_are_listed_once_and_a_stale_definition_is_not_used(tmp_path, cli):
+    """An index written by this version stores this version's views: `winnowdb sql` lists each
+    once. An index whose stored views are another version's (a different digest) is read through
+    this version's views, created as temporary views of the read-only connection."""
+    import json
+
+    import duckdb
+
+    from conftest import ok, random_words
+
+    (tmp_path / "a.txt").write_text(" ".join(random_words(3, 200)))
+    (tmp_path / "b.txt").write_text(" ".join(random_words(3, 200)))
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", tmp_path / "a.txt", tmp_path / "b.txt", "--db", db))
+    names = [r["name"] for r in json.loads(ok(cli("sql", "SHOW TABLES", "--db", db, "-f", "json")).stdout)]
+    assert len(names) == len(set(names)) and "pairs" in names and "fingerprint_df" in names
+
+    con = duckdb.connect(str(db))  # an older version's views: a different pairs view, another digest
+    con.execute("CREATE OR REPLACE VIEW pairs AS SELECT 'stale' AS a")
+    con.execute("UPDATE settings SET value = 'older' WHERE key = 'views_digest'")
+    con.close()
+    rows = json.loads(ok(cli("sql", "SELECT a FROM pairs", "--db", db, "-f", "json")).stdout)
+    assert rows and rows[0]["a"].endswith("a.txt")  # this version's view, not the stored one

@@ -162,8 +162,8 @@ def export_parquet(con, out_dir: str | os.PathLike, *, buckets: int = DEFAULT_BU
 def duckdb_views(con, directory: str | os.PathLike, *, create_views: bool = True) -> list[str]:
     """Views named after the exported tables over the Parquet files, in DuckDB connection ``con``.
 
-    With ``create_views`` the index's convenience views (``create_views.sql``: fingerprint_df,
-    boilerplate_hashes, ...) are created on top, so every ``sql/`` query runs as on an index.
+    With ``create_views`` the index's convenience views (``sqlfiles.index_views``: fingerprint_df,
+    boilerplate_hashes, ..., pairs) are created on top, so every ``sql/`` query runs as on an index.
     Returns the table names.
     """
     from . import sqlfiles
@@ -175,7 +175,7 @@ def duckdb_views(con, directory: str | os.PathLike, *, create_views: bool = True
         con.execute(f'CREATE OR REPLACE VIEW "{name}" AS SELECT {cols} FROM '
                     f"read_parquet({_lit(table_glob(directory, name))}, hive_partitioning = false)")
     if create_views:
-        con.execute(sqlfiles.load("create_views"))
+        con.execute(sqlfiles.index_views())
     return names
 
 

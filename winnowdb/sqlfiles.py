@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["sql_dir", "load", "as_view", "for_spark", "temporary_views", "parameters", "registered"]
+__all__ = ["sql_dir", "load", "as_view", "for_spark", "temporary_views", "parameters", "registered", "index_views"]
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -109,3 +109,11 @@ def registered(con, **tables):
                 con.unregister(name)
             except Exception:  # pragma: no cover - best effort cleanup (the connection may be closed)
                 pass
+
+
+def index_views() -> str:
+    """The SQL that creates every convenience view of an index: ``create_views.sql`` and the
+    ``pairs`` view (``pairs.sql`` with its defaults). The same views over an index file or over
+    exported Parquet files (``export.duckdb_views``)."""
+    body = as_view("pairs", {"max_df": "NULL", "min_shared": "1", "new_label": "NULL"})
+    return load("create_views").rstrip().rstrip(";") + f";\nCREATE OR REPLACE VIEW pairs AS {body}"

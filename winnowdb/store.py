@@ -166,16 +166,24 @@ class Store:
     def _create_views(self, temporary: bool = False) -> None:
         """(Re)create the convenience views with this version's definitions.
 
-        Writable opens store them in the index; read-only opens create them as temporary views
-        of the connection, which take precedence over the stored ones -- so an index last written
-        by another winnowdb version is always read with this version's views.
+        Writable opens store them in the index, with a digest of their SQL (setting
+        ``views_digest``). A read-only open of an index whose stored views are another
+        version's creates this version's as temporary views of the connection, which take
+        precedence over the stored ones -- so an index last written by another winnowdb version
+        is always read with this version's views (and one written by this version lists each
+        view once, in ``SHOW TABLES``).
         """
-        sql = sqlfiles.load("create_views")
-        body = sqlfiles.as_view("pairs", {"max_df": "NULL", "min_shared": "1", "new_label": "NULL"})
-        sql += f";\nCREATE OR REPLACE VIEW pairs AS {body}"
+        import hashlib
+
+        sql = sqlfiles.index_views()
+        digest = hashlib.blake2b(sql.encode(), digest_size=16).hexdigest()
         if temporary:
-            sql = sqlfiles.temporary_views(sql)
+            if self.settings.get(VIEWS_DIGEST) != digest:
+                self.con.execute(sqlfiles.temporary_views(sql))
+            return
         self.con.execute(sql)
+        if self.settings.get(VIEWS_DIGEST) != digest:
+            self.set_setting(VIEWS_DIGEST, digest)
 
     def _read_settings(self) -> dict[str, str]:
         return dict(self.con.execute("SELECT key, value FROM settings").fetchall())
@@ -401,6 +409,9 @@ class Store:
         with self._transaction():
             self._delete_docs(_doc_ids(docs))
 
+
+#: setting holding a digest of the SQL of the views stored in the index (``Store._create_views``)
+VIEWS_DIGEST = "views_digest"
 
 #: setting that remembers the highest document id ever removed (ids are never reused)
 _REMOVED_KEY = "max_removed_doc"
