@@ -1,7 +1,7 @@
 """The duplicate, sketch, super-shingle and cluster queries run unchanged on Spark SQL and give the
 same rows as on DuckDB (a small real index, copied into Spark temporary views).
 
-Skipped when pyspark or a Java runtime is missing (pip install 'winnowdb[spark]').
+Skipped when pyspark or a Java runtime is missing (pip install '.[spark]' in the winnowdb source folder).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The simhash Hamming-search queries run unchanged on Spark SQL and give the same rows as on
 DuckDB (random simhashes with planted neighbours, copied into Spark temporary views).
 
-Skipped when pyspark or a Java runtime is missing (pip install 'winnowdb[spark]').
+Skipped when pyspark or a Java runtime is missing (pip install '.[spark]' in the winnowdb source folder).
 """
 from __future__ import annotations
 

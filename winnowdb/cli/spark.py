@@ -19,7 +19,7 @@ spark_app = typer.Typer(
     name="spark",
     help="Run winnowdb on Apache Spark: fingerprint a file list in parallel, count pairs, look a "
          "file up, all with the same SQL files as the DuckDB index (docs/spark.md). Needs "
-         "pip install 'winnowdb\\[spark]' and Java 17+.",
+         "pip install '.\\[spark]' (in the winnowdb source folder) and Java 17+.",
     no_args_is_help=True,
     add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},

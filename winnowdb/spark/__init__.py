@@ -12,7 +12,7 @@
 * ``python -m winnowdb.spark`` / ``spark-submit .../winnowdb/spark/__main__.py``: the jobs as a
   program for a cluster (docs/spark.md).
 
-pyspark is an optional dependency (``pip install 'winnowdb[spark]'``); nothing here imports it
+pyspark is an optional dependency (``pip install '.[spark]' in the winnowdb source folder``); nothing here imports it
 until a job runs.
 """
 from __future__ import annotations

@@ -24,7 +24,7 @@ def require_spark() -> None:
     import importlib.util
 
     if importlib.util.find_spec("pyspark") is None:
-        raise WinnowError("pyspark is not installed: pip install 'winnowdb[spark]'")
+        raise WinnowError("pyspark is not installed: pip install '.[spark]' in the winnowdb source folder")
     if not (os.environ.get("JAVA_HOME") or shutil.which("java")):
         raise WinnowError("Spark needs a Java runtime (17 or newer): install one or set JAVA_HOME")
 
