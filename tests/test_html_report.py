@@ -227,20 +227,26 @@ def test_options_reach_pairs(hostile_db, cli, tmp_path):
     assert r.exit_code == 0 and "3 pairs" in r.stdout
     r = cli("report", "--db", db, "--html", out, "--min-shared", "100000")
     assert r.exit_code == 0 and "0 pairs" in r.stdout
+    # the header names the settings the index was made with, code settings included
+    header = " ".join(" ".join(Page(out.read_text(encoding="utf-8")).text).split())
+    assert "normalizer auto: text k=16 w=12, code k=12 w=8" in header, header
 
 
-@pytest.mark.parametrize("args", [
-    ["report"],                                             # no --html
-    ["report", "--html", "{tmp}/no/such/dir/r.html"],       # parent missing
-    ["report", "--html", "{tmp}/file.txt/"],                # a file where a directory is wanted
+@pytest.mark.parametrize("args,says", [
+    (["report"], "say where to write"),                                       # no --html
+    (["report", "--html", "{tmp}/no/such/dir/r.html"], "no such folder"),     # parent missing
+    (["report", "--html", "{tmp}/file.txt/"], "is a file, not a folder"),     # a file where a directory is wanted
+    (["report", "--html", "-"], "not to standard output"),                   # no report on stdout
 ])
-def test_errors_are_one_line(hostile_db, cli, tmp_path, args):
+def test_errors_are_one_line(hostile_db, cli, tmp_path, args, says, monkeypatch):
     _, db = hostile_db
     (tmp_path / "file.txt").write_text("x")
+    monkeypatch.chdir(tmp_path)
     r = cli(*[a.replace("{tmp}", str(tmp_path)) for a in args], "--db", db)
     assert r.exit_code != 0 and "Traceback" not in r.output
     assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("error: "), r.stderr
-    assert not list(tmp_path.rglob("*.part"))
+    assert says in r.stderr and ".part" not in r.stderr
+    assert not list(tmp_path.rglob("*.part")) and not (tmp_path / "-").exists()
 
 
 def test_missing_index_is_one_line(cli, tmp_path):

@@ -24,6 +24,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
+from .errors import WinnowError
+
 __all__ = ["write_report", "collect", "render_single", "render_pages", "visible", "visible_parts",
            "doc_lines",
            "Piece", "PairView", "ReportData"]
@@ -370,9 +372,29 @@ def _write(path: Path, chunks: Iterator[str]) -> None:
             for chunk in chunks:
                 fh.write(chunk)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise WinnowError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
+
+
+def check_target(out: str | os.PathLike) -> None:
+    """A one-line ``WinnowError`` for a report destination that cannot work, raised before any
+    work is done: standard output, a file where a folder is asked for, a missing folder."""
+    s = os.fspath(out)
+    if s == "-":
+        raise WinnowError("the HTML report is written to a file or a folder, not to standard output: "
+                          "give --html report.html or --html report/")
+    path = Path(s)
+    if is_directory_target(out):
+        if path.exists() and not path.is_dir():
+            raise WinnowError(f"{s} is a file, not a folder (without the trailing {os.sep} it is written "
+                              f"as one self-contained file)")
+        return
+    parent = path.parent
+    if not parent.is_dir():
+        raise WinnowError(f"{parent}: no such folder to write {path.name} in")
 
 
 def is_directory_target(out: str | os.PathLike) -> bool:
@@ -389,6 +411,7 @@ def write_report(idx, out: str | os.PathLike, *, top: int = 50, min_shared: int 
     ``pair-NNN.html`` per pair (stale pair pages of an earlier, longer report are removed);
     anything else is one self-contained HTML file.
     """
+    check_target(out)
     data = collect(idx, top=top, min_shared=min_shared, new_label=new_label, max_df=max_df)
     target = Path(out)
     written = []
