@@ -98,6 +98,21 @@ def fingerprint_source(text: str, settings: dict[str, str], *, path: str | None 
     return name, norm, fps
 
 
+def normalize_as(text: str, normalizer: str):
+    """``text`` normalized as a document stored with ``normalizer`` (``documents.normalizer``:
+    ``text``, ``words`` or ``code:LANG``): the units its fingerprints' positions count."""
+    if normalizer.startswith("code:"):
+        return normalize_code(text, normalizer[len("code:"):])
+    return normalize_words(text) if normalizer == "words" else normalize_text(text)
+
+
+def kgram_window(normalizer: str, settings: dict[str, str]) -> tuple[int, int]:
+    """(k, w) of documents stored with ``normalizer`` under an index's settings."""
+    if normalizer.startswith("code:"):
+        return int(settings.get("code_k", settings["k"])), int(settings.get("code_w", settings["w"]))
+    return int(settings["k"]), int(settings["w"])
+
+
 def normalized_hash(norm) -> str:
     """The ``normalized_hash`` of a document: equal for lexically-equivalent documents."""
     return hashlib.blake2b(norm.units.tobytes(), digest_size=16).hexdigest()

@@ -5,14 +5,25 @@ matches on the same alignment (the same offset between the two documents) whose 
 each other within one window form a run; overlapping runs are then merged, so a copy with small
 edits is one passage. Each passage gives its span in both originals (character offsets), which
 the reports turn into line ranges and highlighted text.
+
+Winnowing keeps one k-gram in a window, so the first and last matched k-grams of a passage
+usually start and end inside the material the two documents share (mid-word, in text): the
+shared run goes on for up to a window's worth of units on either side. ``extend_passages``
+follows it, comparing the normalized units on both sides outward from the outermost matches,
+for at most t - 1 = w + k - 2 units each way (so a passage grows to its true edges without
+swallowing adjacent material, such as boilerplate, that did not match). Where units are single
+characters (the text normalizer), a grown edge must fall on a word boundary in both documents
+(combining accents belong to their letter): "galax|ies" and "tomato|es" share "es", which is
+not a shared word, so a passage never grows into it.
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Passage", "merge_matches"]
+__all__ = ["Passage", "merge_matches", "extend_passages"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +37,12 @@ class Passage:
     start_b: int
     end_b: int
     matches: int  # fingerprint matches merged into it
+    #: k-gram positions (unit indexes in the normalized texts) of the leftmost match in a and its
+    #: partner in b, and of the rightmost match in a and its partner in b (-1: unknown)
+    first_a: int = -1
+    first_b: int = -1
+    last_a: int = -1
+    last_b: int = -1
 
     @property
     def length_a(self) -> int:
@@ -60,23 +77,132 @@ def merge_matches(m: dict[str, np.ndarray], w: int) -> list[Passage]:
 
     sa, ea = agg("start_a", np.minimum), agg("end_a", np.maximum)
     sb, eb = agg("start_b", np.minimum), agg("end_b", np.maximum)
+    lo, hi = agg("pos_a", np.minimum), agg("pos_a", np.maximum)  # a run's matches share one diagonal
     counts = np.bincount(run_id, minlength=runs)
-    rda, rdb = da[new_run], db[new_run]
+    rda, rdb, rdg = da[new_run], db[new_run], dg[new_run]
     # merge runs that overlap in both documents (small edits shift the alignment)
     ro = np.lexsort((sa, rdb, rda))
     out: list[Passage] = []
     cur = None
     for i in ro:
-        p = [int(rda[i]), int(rdb[i]), int(sa[i]), int(ea[i]), int(sb[i]), int(eb[i]), int(counts[i])]
+        p = [int(rda[i]), int(rdb[i]), int(sa[i]), int(ea[i]), int(sb[i]), int(eb[i]), int(counts[i]),
+             int(lo[i]), int(lo[i] - rdg[i]), int(hi[i]), int(hi[i] - rdg[i])]
         if cur is not None and cur[0] == p[0] and cur[1] == p[1] and p[2] <= cur[3] \
                 and p[4] <= cur[5] and p[5] >= cur[4]:
             cur[3] = max(cur[3], p[3])
             cur[4] = min(cur[4], p[4])
             cur[5] = max(cur[5], p[5])
             cur[6] += p[6]
+            if p[7] < cur[7]:
+                cur[7], cur[8] = p[7], p[8]
+            if p[9] > cur[9]:
+                cur[9], cur[10] = p[9], p[10]
             continue
         if cur is not None:
             out.append(Passage(*cur))
         cur = p
     out.append(Passage(*cur))
+    return out
+
+
+def _run_length(x: np.ndarray, y: np.ndarray) -> int:
+    """How many leading elements of ``x`` and ``y`` are equal (they may differ in length)."""
+    n = min(x.shape[0], y.shape[0])
+    if n == 0:
+        return 0
+    differ = np.flatnonzero(x[:n] != y[:n])
+    return int(differ[0]) if differ.size else n
+
+
+def _in_word(ch: str) -> bool:
+    return ch.isalnum() or unicodedata.category(ch)[0] == "M"  # a letter, digit or combining mark
+
+
+def _starts_word(text: str, at: int) -> bool:
+    return at == 0 or not _in_word(text[at - 1])
+
+
+def _ends_word(text: str, at: int) -> bool:
+    return at >= len(text) or not _in_word(text[at])
+
+
+def _marks_after(text: str, at: int) -> int:
+    """``at`` moved past the combining marks that follow it (they belong to the letter before)."""
+    while at < len(text) and unicodedata.category(text[at])[0] == "M":
+        at += 1
+    return at
+
+
+def extend_passages(passages: list[Passage], norm_a: dict, norm_b: dict, k: dict, limit: dict,
+                    words_a: dict | None = None, words_b: dict | None = None) -> list[Passage]:
+    """``passages`` grown to the edges of the material both sides share (see the module docstring).
+
+    ``norm_a`` / ``norm_b`` map a doc id to its ``Normalized`` text (a passage of a doc missing
+    there is kept as it is); ``k`` and ``limit`` map a doc id of side a to the k of its k-grams and
+    to how many units a passage may grow at each end. ``words_a`` / ``words_b`` map the doc ids
+    whose units are characters to their original text: their grown edges stop at word
+    boundaries. Passages that come to overlap in both documents are merged.
+    """
+    words_a, words_b = words_a or {}, words_b or {}
+    grown: list[Passage] = []
+    for p in passages:
+        na, nb = norm_a.get(p.doc_a), norm_b.get(p.doc_b)
+        if na is None or nb is None or p.first_a < 0:
+            grown.append(p)
+            continue
+        ua, ub, kk, lim = na.units, nb.units, k[p.doc_a], limit[p.doc_a]
+        if p.last_a + kk > ua.shape[0] or p.last_b + kk > ub.shape[0]:  # not these texts' k-grams
+            grown.append(p)
+            continue
+        left = _run_length(ua[max(0, p.first_a - lim):p.first_a][::-1], ub[max(0, p.first_b - lim):p.first_b][::-1])
+        end_a, end_b = p.last_a + kk, p.last_b + kk  # first units after the last matched k-grams
+        right = _run_length(ua[end_a:end_a + lim], ub[end_b:end_b + lim])
+        ta, tb = words_a.get(p.doc_a), words_b.get(p.doc_b)
+        if ta is not None and tb is not None:  # character units: grow to word boundaries only
+            left = next((g for g in range(left, 0, -1)
+                         if _starts_word(ta, int(na.start[p.first_a - g]))
+                         and _starts_word(tb, int(nb.start[p.first_b - g]))), 0)
+            right = next((g for g in range(right, 0, -1)
+                          if _ends_word(ta, _marks_after(ta, int(na.stop[end_a + g - 1])))
+                          and _ends_word(tb, _marks_after(tb, int(nb.stop[end_b + g - 1])))), 0)
+        fa, fb = p.first_a - left, p.first_b - left
+        la, lb = end_a + right - 1, end_b + right - 1  # last units of the grown passage
+        if ta is not None and tb is not None:
+            # an edge still inside a word (a k-gram that matched across a word boundary, "...s Z"
+            # of "s Zebra" and "s Zulu") moves inwards to the nearest boundary both texts share
+            if not (_starts_word(ta, int(na.start[fa])) and _starts_word(tb, int(nb.start[fb]))):
+                inner = next((g for g in range(1, la - fa + 1)
+                              if _starts_word(ta, int(na.start[fa + g])) and _starts_word(tb, int(nb.start[fb + g]))),
+                             0)
+                fa, fb = fa + inner, fb + inner
+            if not (_ends_word(ta, _marks_after(ta, int(na.stop[la])))
+                    and _ends_word(tb, _marks_after(tb, int(nb.stop[lb])))):
+                inner = next((g for g in range(1, la - fa + 1)
+                              if _ends_word(ta, _marks_after(ta, int(na.stop[la - g])))
+                              and _ends_word(tb, _marks_after(tb, int(nb.stop[lb - g])))), 0)
+                la, lb = la - inner, lb - inner
+            start_a, start_b = int(na.start[fa]), int(nb.start[fb])
+            stop_a, stop_b = _marks_after(ta, int(na.stop[la])), _marks_after(tb, int(nb.stop[lb]))
+            if fa <= p.first_a:  # grown (not trimmed) at the start: never lose what the matches span
+                start_a, start_b = min(start_a, p.start_a), min(start_b, p.start_b)
+            if la >= p.last_a + kk - 1:
+                stop_a, stop_b = max(stop_a, p.end_a), max(stop_b, p.end_b)
+        else:
+            start_a, start_b = min(p.start_a, int(na.start[fa])), min(p.start_b, int(nb.start[fb]))
+            stop_a, stop_b = max(p.end_a, int(na.stop[la])), max(p.end_b, int(nb.stop[lb]))
+        grown.append(Passage(p.doc_a, p.doc_b, start_a, stop_a, start_b, stop_b, p.matches,
+                             fa, fb, la - kk + 1, lb - kk + 1))
+    grown.sort(key=lambda p: (p.doc_a, p.doc_b, p.start_a))
+    out: list[Passage] = []
+    for p in grown:
+        cur = out[-1] if out else None
+        if cur is not None and cur.doc_a == p.doc_a and cur.doc_b == p.doc_b and p.start_a <= cur.end_a \
+                and p.start_b <= cur.end_b and p.end_b >= cur.start_b:
+            first = cur if cur.first_a <= p.first_a else p
+            last = cur if cur.last_a >= p.last_a else p
+            out[-1] = Passage(cur.doc_a, cur.doc_b, cur.start_a, max(cur.end_a, p.end_a), min(cur.start_b, p.start_b),
+                              max(cur.end_b, p.end_b), cur.matches + p.matches, first.first_a, first.first_b,
+                              last.last_a, last.last_b)
+            continue
+        out.append(p)
     return out

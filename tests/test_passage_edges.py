@@ -1,0 +1,48 @@
+"""Text passages reach the edges of the words both documents share: winnowing keeps one k-gram
+per window, so the outermost matches start and end inside the shared material; passages are
+grown from them letter by letter while both texts agree, but only to word boundaries ("alpha"
+and "omega" share a last letter, not a word), and a combining accent stays with its letter.
+Real files, a real index, the Python API."""
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+import winnowdb
+
+from conftest import random_words
+
+
+def _passages(tmp_path, a: str, b: str, **settings):
+    (tmp_path / "a.txt").write_text(a, encoding="utf-8")
+    (tmp_path / "b.txt").write_text(b, encoding="utf-8")
+    with winnowdb.open(tmp_path / "index.duckdb", **settings) as idx:
+        idx.add([tmp_path / "a.txt", tmp_path / "b.txt"])
+        cmp = idx.compare(tmp_path / "a.txt", tmp_path / "b.txt")
+    return [(a[p.start_a:p.end_a], b[p.start_b:p.end_b]) for p in cmp.passages]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_shared_sentence_is_one_passage_from_its_first_to_its_last_letter(tmp_path, seed):
+    shared = " ".join(random_words(seed, 40)).capitalize()
+    a = f"Some words about alpha. {shared} Zebra crossing at noon.\n"
+    b = f"Other notes on omega:\n{shared}, Zulu time for everyone.\n"
+    assert _passages(tmp_path, a, b) == [(shared, shared)]
+
+
+def test_decomposed_accents_stay_with_their_letters(tmp_path):
+    shared = unicodedata.normalize("NFD", "Nous avons pris un petit déjeuner au café")
+    a = f"Alpha premier. {shared} zzzz qqqq wwww\n"
+    b = f"Beta second. {shared} mmmm nnnn pppp\n"
+    ((pa, pb),) = _passages(tmp_path, a, b, k=5, w=4)
+    assert pa == pb == shared  # ends after the accent of "café", not between "e" and it
+
+
+def test_growing_stops_at_the_first_difference(tmp_path):
+    words = random_words(99, 60)
+    a = " ".join(["north"] + words[:30] + ["red"] + words[30:] + ["south"])
+    b = " ".join(["east"] + words[:30] + ["blue"] + words[30:] + ["west"])
+    got = _passages(tmp_path, a, b)
+    assert [pa for pa, _ in got] == [" ".join(words[:30]), " ".join(words[30:])]
+    assert all(pa == pb for pa, pb in got)
