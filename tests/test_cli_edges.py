@@ -106,3 +106,18 @@ def test_language_aliases_match_detected_files_and_unknown_names_fail(cli, tmp_p
     pairs = json.loads(ok(cli("pairs", "--db", db, "-f", "json")).stdout)
     assert len(pairs) == 6 and all(p["containment_a"] == 1.0 for p in pairs)  # every two of the four
     one_line_error(cli("add", "--language", "klingon", tmp_path / "b0.txt", "--db", db), "unknown language 'klingon'")
+
+
+def test_re_adding_a_folder_notes_indexed_files_that_are_gone(cli, tmp_path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text(TEXT)
+    (root / "b.txt").write_text(TEXT)
+    db = tmp_path / "index.duckdb"
+    r = ok(cli("add", root, "--db", db))
+    assert "no longer exist" not in r.stderr
+    (root / "b.txt").rename(root / "c.txt")  # renamed: the old path stays indexed until removed
+    r = ok(cli("add", root, "--db", db))
+    assert "b.txt is indexed but no longer exists" in " ".join(r.stderr.split())
+    ok(cli("remove", root / "b.txt", "--db", db))
+    assert "no longer exist" not in ok(cli("add", root, "--db", db)).stderr

@@ -294,7 +294,8 @@ def render_stats(console, st: dict, fmt: str) -> None:
     t.add_column("value")
     cfg = st["settings"]
     rows: Iterable[tuple[str, str]] = [
-        ("documents", f"{st['documents']} ({st['submissions']} submissions, {st['boilerplate']} boilerplate)"),
+        ("documents", f"{st['documents'] + st['boilerplate']} ({st['documents']} in {st['submissions']} "
+                      f"submissions, {st['boilerplate']} boilerplate)"),
         ("fingerprints", f"{st['fingerprints']} ({st['distinct_hashes']} distinct)"),
         ("text", f"{st['chars']} characters, {st['units']} normalized units"),
         ("settings", f"normalizer={cfg.get('normalizer')} selection={cfg.get('selection')}; text: k={cfg.get('k')} "

@@ -95,6 +95,13 @@ def add(
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
                             language=language, on_start=on_start, on_file=on_file, on_finish=on_finish,
                             jobs=jobs)
+            gone = idx.missing_under([p for p in paths if os.path.isdir(p)]) if not s.interrupted else []
+            if gone:
+                what = (f"{display_path(gone[0])} is indexed but no longer exists; `winnowdb remove` it"
+                        if len(gone) == 1 else
+                        f"{len(gone)} indexed files under the folders added no longer exist (e.g. "
+                        f"{display_path(gone[0])}); `winnowdb remove` them")
+                err.print(f"note: {what} to drop their pairs", markup=False, highlight=False)
             if not s.interrupted:
                 from ..interrupts import interrupts_ignored
 
