@@ -52,7 +52,7 @@ class Passage:
 def merge_matches(m: dict[str, np.ndarray], w: int) -> list[Passage]:
     """Passages from match rows (columns doc_a, pos_a, start_a, end_a, doc_b, pos_b, ...).
 
-    Returned in the order of ``(doc_a, doc_b, start_a)``.
+    Returned in the order of ``(doc_a, doc_b, start_a, start_b)``.
     """
     n = len(m["doc_a"])
     if n == 0:
@@ -81,7 +81,7 @@ def merge_matches(m: dict[str, np.ndarray], w: int) -> list[Passage]:
     counts = np.bincount(run_id, minlength=runs)
     rda, rdb, rdg = da[new_run], db[new_run], dg[new_run]
     # merge runs that overlap in both documents (small edits shift the alignment)
-    ro = np.lexsort((sa, rdb, rda))
+    ro = np.lexsort((sb, sa, rdb, rda))  # by start in a, then in b (one text copied twice: in order)
     out: list[Passage] = []
     cur = None
     for i in ro:
@@ -192,7 +192,7 @@ def extend_passages(passages: list[Passage], norm_a: dict, norm_b: dict, k: dict
             stop_a, stop_b = max(p.end_a, int(na.stop[la])), max(p.end_b, int(nb.stop[lb]))
         grown.append(Passage(p.doc_a, p.doc_b, start_a, stop_a, start_b, stop_b, p.matches,
                              fa, fb, la - kk + 1, lb - kk + 1))
-    grown.sort(key=lambda p: (p.doc_a, p.doc_b, p.start_a))
+    grown.sort(key=lambda p: (p.doc_a, p.doc_b, p.start_a, p.start_b))
     out: list[Passage] = []
     for p in grown:
         cur = out[-1] if out else None
