@@ -46,3 +46,16 @@ def test_growing_stops_at_the_first_difference(tmp_path):
     got = _passages(tmp_path, a, b)
     assert [pa for pa, _ in got] == [" ".join(words[:30]), " ".join(words[30:])]
     assert all(pa == pb for pa, pb in got)
+
+
+def test_a_text_copied_twice_gives_passages_in_the_order_of_the_copies(tmp_path):
+    s = "Photosynthesis converts light energy into chemical energy stored in glucose molecules."
+    a = f"Intro about football.\n{s}\n"
+    b = f"Castles and moats.\n{s}\nBicycles and roads.\n{s}\n"
+    (tmp_path / "a.txt").write_text(a)
+    (tmp_path / "b.txt").write_text(b)
+    with winnowdb.open(tmp_path / "index.duckdb") as idx:
+        idx.add([tmp_path / "a.txt", tmp_path / "b.txt"])
+        passages = idx.compare(tmp_path / "a.txt", tmp_path / "b.txt").passages
+    assert [b[p.start_b:p.end_b] for p in passages] == [s.rstrip("."), s.rstrip(".")]
+    assert passages[0].start_b < passages[1].start_b
