@@ -392,18 +392,21 @@ class _Placement:
     submission) and takes its label; any other file is its own submission, unlabelled.
     """
 
-    def __init__(self, store: Store, label: str | None, depth: int | None) -> None:
+    def __init__(self, store: Store, paths: list[str], label: str | None, depth: int | None) -> None:
+        import numpy as np
+
+        from .sqlfiles import registered
+
         self.label, self.depth = label, depth
-        rows = store.con.execute("SELECT path, label, submission FROM documents").fetchall()
-        #: path -> (label, submission) of every indexed document
+        with registered(store.con, _add_paths={"path": np.array(paths, dtype=object)}):
+            rows = store.con.execute("SELECT d.path, d.label, d.submission FROM documents d "
+                                     "JOIN _add_paths a ON a.path = d.path").fetchall() if paths else []
+        #: path -> (label, submission) of the indexed documents among this add's files
         self.stored: dict[str, tuple[str | None, str]] = {p: (lab, sub) for p, lab, sub in rows}
-        paths = set(self.stored)
-        labels: dict[str, set] = {}
-        for p, lab, sub in rows:
-            if sub not in paths:  # a folder submission (not a file that is its own submission)
-                labels.setdefault(sub, set()).add(lab)
-        #: folder submission -> its label when all its files share one
-        self.folders = {sub: next(iter(labs)) if len(labs) == 1 else None for sub, labs in labels.items()}
+        #: folder submission (not a file that is its own) -> the label all its files share, or None
+        self.folders: dict[str, str | None] = dict(store.con.execute(
+            "SELECT submission, CASE WHEN COUNT(DISTINCT label) = 1 AND COUNT(label) = COUNT(*) "
+            "THEN MIN(label) END FROM documents WHERE submission <> path GROUP BY submission").fetchall())
 
     def __call__(self, path: Path, root: Path | None) -> tuple[str, str | None]:
         spath = str(path)
@@ -456,7 +459,7 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
     if on_start:
         on_start(len(files), sum(sizes.values()))
     existing = store.documents_by_path([str(f) for f, _ in files])
-    placed = _Placement(store, label, submission_depth)
+    placed = _Placement(store, [str(f) for f, _ in files], label, submission_depth)
     next_id = store.next_doc_id()
     batch = _Batch()
     settings = store.settings
