@@ -139,3 +139,23 @@ def test_line_numbers_of_offsets():
     starts = line_starts(text)
     assert starts.tolist() == [0, 4, 12, 13]
     assert offsets_to_lines(starts, [0, 3, 4, 11, 12, 13, 16]).tolist() == [1, 1, 2, 2, 3, 4, 4]
+
+
+def test_words_fold_as_text_does():
+    """Word shingles fold letters as the text normalizer does: ß is ss, a ligature its letters, a
+    decomposed accent part of its word (it split words in two before)."""
+    import unicodedata
+
+    from winnowdb.normalize import normalize_words
+
+    def units(s):
+        return normalize_words(s).units.tolist()
+
+    assert units("Die Straße") == units("die STRASSE")
+    assert units("the ﬁrst ofﬁcial ﬂight") == units("the first official flight")
+    nfc = "Les élèves ont étudié la géographie"
+    nfd = unicodedata.normalize("NFD", nfc)
+    assert units(nfd) == units(nfc) == units("les eleves ont etudie la geographie")
+    w = normalize_words(nfd)
+    assert [nfd[a:b] for a, b in zip(w.start.tolist(), w.stop.tolist())][1] == unicodedata.normalize("NFD", "élèves")
+    assert units("a \u0301 b") == units("a b")  # a combining mark alone is not a word

@@ -147,16 +147,23 @@ _TAG = None
 
 
 def normalize_words(text: str) -> Normalized:
-    """Broder's canonical token sequence: markup stripped, each word (a maximal run of letters and
-    digits, case and accents folded) one unit, identified by a 64-bit hash of its folded letters.
-    A k-gram of these units is one of Broder's w-word shingles.
+    """Broder's canonical token sequence: markup stripped, each word (a maximal run of letters,
+    digits and combining marks) one unit, identified by a 64-bit hash of its folded letters --
+    folded as ``normalize_text`` folds them, so "Straße" is "strasse", "ﬁnal" is "final" and a
+    decomposed "café" one word "cafe". A k-gram of these units is one of Broder's w-word shingles.
     """
     global _TAG
     import re
 
     cps = code_points(text)
     cols = _folded_columns(cps)
-    folded = cols[1].copy()  # a word is identified by the first letter of each character's fold
+    counts = cols[0].astype(np.int64)  # letters each character folds to (0: not a letter or digit)
+    in_word = counts > 0
+    maybe_mark = np.flatnonzero(~in_word & (cps >= 0x300))
+    if maybe_mark.size:  # combining marks fold to nothing but belong to the word around them
+        import unicodedata
+
+        in_word[maybe_mark] = [unicodedata.category(chr(c))[0] == "M" for c in cps[maybe_mark].tolist()]
     if "<" in text:  # strip markup: characters inside <...> tags are not words
         _TAG = _TAG or re.compile(r"<[^<>]{0,2000}>")
         spans = [(m.start(), m.end()) for m in _TAG.finditer(text)]
@@ -165,17 +172,30 @@ def normalize_words(text: str) -> Normalized:
             st = np.array(spans, dtype=np.int64)
             np.add.at(delta, st[:, 0], 1)
             np.add.at(delta, st[:, 1], -1)
-            folded[np.cumsum(delta[:-1]) > 0] = 0
-    is_char = folded != 0
-    edges = np.diff(np.concatenate(([False], is_char, [False])).astype(np.int8))
+            tagged = np.cumsum(delta[:-1]) > 0
+            in_word[tagged] = False
+            counts[tagged] = 0
+    edges = np.diff(np.concatenate(([False], in_word, [False])).astype(np.int8))
     starts = np.flatnonzero(edges == 1)
     stops = np.flatnonzero(edges == -1)
+    # every folded letter in text order (a character folding to several gives them all)
+    letter_at = np.concatenate(([0], np.cumsum(counts)))  # index of a character's first letter
+    keep = np.flatnonzero(counts)
+    if int(counts.max(initial=0)) <= 1:
+        letters = cols[1, keep]
+    else:
+        reps = counts[keep]
+        j = np.arange(int(reps.sum())) - np.repeat(np.cumsum(reps) - reps, reps)
+        letters = cols[1 + j, np.repeat(keep, reps)]
+    lo, hi = letter_at[starts], letter_at[stops]
+    real = hi > lo  # a run of combining marks alone is not a word
+    starts, stops, lo, hi = starts[real], stops[real], lo[real], hi[real]
     if starts.size == 0:
         empty = np.empty(0, dtype=np.int64)
         return Normalized(np.empty(0, dtype=np.uint64), empty, empty)
     from .fingerprint import segment_hashes
 
-    return Normalized(units=segment_hashes(folded, starts, stops), start=starts, stop=stops)
+    return Normalized(units=segment_hashes(letters.astype(np.uint32), lo, hi), start=starts, stop=stops)
 
 
 def line_starts(text: str) -> np.ndarray:

@@ -26,6 +26,7 @@ Code files (tokenized per language) are not segmented; they use the whole-docume
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -102,9 +103,12 @@ def _safe_cut(text: str, start: int, target: int, family: str) -> tuple[int, boo
     if family == "text":
         return target, True
 
+    def in_word(ch: str) -> bool:  # as normalize_words: letters, digits and combining marks
+        return ch.isalnum() or (ch >= "\u0300" and unicodedata.category(ch)[0] == "M")
+
     def safe(c: int) -> bool:  # a cut before text[c] (c > start) splits no word and no markup tag
         ch = text[c]
-        if ch.isalnum() and text[c - 1].isalnum():
+        if in_word(ch) and in_word(text[c - 1]):
             return False
         if ch == "<":
             return True
