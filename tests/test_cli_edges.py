@@ -121,3 +121,21 @@ def test_re_adding_a_folder_notes_indexed_files_that_are_gone(cli, tmp_path):
     assert "b.txt is indexed but no longer exists" in " ".join(r.stderr.split())
     ok(cli("remove", root / "b.txt", "--db", db))
     assert "no longer exist" not in ok(cli("add", root, "--db", db)).stderr
+
+
+def test_query_and_compare_take_the_language_of_an_unindexed_file(cli, tmp_path):
+    code = ("def f(n):\n    total = 0\n    for i in range(n):\n        if i % 3 == 0:\n"
+            "            total += i * i\n        else:\n            total -= i\n    return total\n\n"
+            "print(f(100), f(200))\n")
+    (tmp_path / "a.py").write_text(code)
+    (tmp_path / "snippet.txt").write_text(code.replace("total", "acc"))  # renamed, in a .txt
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", tmp_path / "a.py", "--db", db))
+    as_text = json.loads(ok(cli("query", tmp_path / "snippet.txt", "--db", db, "-f", "json")).stdout)
+    assert as_text == []  # read as text, the renamed code shares nothing with the tokenized file
+    hits = json.loads(ok(cli("query", tmp_path / "snippet.txt", "--language", "py", "--db", db, "-f", "json")).stdout)
+    assert [h["containment"] for h in hits] == [1.0]
+    cmp = json.loads(ok(cli("compare", tmp_path / "snippet.txt", tmp_path / "a.py", "--language", "Python",
+                            "--db", db, "-f", "json")).stdout)
+    assert cmp["containment_a"] == 1.0 and cmp["passages"]
+    one_line_error(cli("query", tmp_path / "snippet.txt", "--language", "klingon", "--db", db), "unknown language")

@@ -31,7 +31,7 @@ EXTEND_MAX_CHARS = 5_000_000
 _FP_COLUMNS = ("hash", "doc", "pos", "start_offset", "end_offset")
 
 
-def read_sides(idx: "Index", sources: Iterable[str | os.PathLike]) -> dict[str, "Side"]:
+def read_sides(idx: "Index", sources: Iterable[str | os.PathLike], language: str | None = None) -> dict[str, "Side"]:
     """Each source's ``Side`` (keyed by ``str(source)``): indexed files and submissions read
     together, one query for their documents' texts and one for their fingerprints; a source that
     is not indexed is fingerprinted from its file (``Index._file_side``)."""
@@ -66,7 +66,7 @@ def read_sides(idx: "Index", sources: Iterable[str | os.PathLike]) -> dict[str, 
     for source, resolved in wanted.items():
         docs = members.get(resolved)
         if not docs:
-            sides[source] = idx._file_side(source)
+            sides[source] = idx._file_side(source, language)
             continue
         doc_ids = np.array(sorted(d for d, _ in docs), dtype=fps["doc"].dtype)
         lo = np.searchsorted(fps["doc"], doc_ids, side="left")
@@ -78,7 +78,7 @@ def read_sides(idx: "Index", sources: Iterable[str | os.PathLike]) -> dict[str, 
 
 
 def compare_many(idx: "Index", pairs: list[tuple[str | os.PathLike, str | os.PathLike]], *,
-                 max_df: int | None = None) -> list["Comparison"]:
+                 max_df: int | None = None, language: str | None = None) -> list["Comparison"]:
     """``Index.compare`` for each pair, in order, sharing the reading of sides and the one scan
     that finds which hashes count."""
     from .index import Comparison
@@ -87,14 +87,14 @@ def compare_many(idx: "Index", pairs: list[tuple[str | os.PathLike, str | os.Pat
     if not pairs:
         return []
     cap = idx._max_df(max_df)
-    sides = read_sides(idx, [s for pair in pairs for s in pair])
+    sides = read_sides(idx, [s for pair in pairs for s in pair], language)
     distinct = {key: np.unique(side.fingerprints["hash"]) for key, side in sides.items()}
     con = idx.store.con
     with registered(con, side_hashes={"hash": np.unique(np.concatenate(list(distinct.values())))}):
         counted = np.sort(np.asarray(idx.store.run("countable_hashes", max_df=cap).fetchnumpy()["hash"]))
     counts = {key: int(np.isin(h, counted, assume_unique=True).sum()) for key, h in distinct.items()}
     out = []
-    norms = _Normalized(idx, sides)
+    norms = _Normalized(idx, sides, idx._language(language))
     with registered(con, counted_hashes={"hash": counted}):
         for a, b in pairs:
             sa, sb = sides[str(a)], sides[str(b)]
@@ -124,7 +124,7 @@ class _Normalized:
     (t - 1 units). Code and word documents are left out: their units are whole tokens and words,
     so their passages never end mid-word, and growing them only adds stray punctuation tokens."""
 
-    def __init__(self, idx: "Index", sides: dict) -> None:
+    def __init__(self, idx: "Index", sides: dict, language: str | None = None) -> None:
         from .indexer import choose_normalizer
 
         settings = idx.store.settings
@@ -135,7 +135,7 @@ class _Normalized:
         self.files: dict[str, str] = {}  # a file side's (doc -1) normalizer, by side name
         for side in sides.values():
             if -1 in side.texts:
-                family, lang = choose_normalizer(settings.get("normalizer", "text"), side.paths[-1])
+                family, lang = choose_normalizer(settings.get("normalizer", "text"), side.paths[-1], language)
                 self.files[side.name] = f"code:{lang}" if family == "code" else family
         self.settings = settings
         self.k: dict[int, int] = {}

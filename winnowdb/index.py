@@ -113,13 +113,7 @@ class Index:
         from .interrupts import interrupts_ignored
         from .max_df import remember as remember_max_df
 
-        if language is not None:
-            from .languages import canonical_language
-
-            try:
-                language = canonical_language(language)
-            except ValueError as exc:
-                raise WinnowError(str(exc)) from None
+        language = self._language(language)
         summary = add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
                             submission_depth=submission_depth, language=language, on_start=on_start,
                             on_file=on_file, jobs=jobs)
@@ -179,14 +173,15 @@ class Index:
                              min_shared=max(1, int(min_shared)), new_label=new_label)
 
     def query(self, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
-              min_shared: int = 1) -> list[dict]:
+              min_shared: int = 1, language: str | None = None) -> list[dict]:
         """Indexed submissions sharing fingerprints with the file ``source``, ranked.
 
         Each hit: path, shared, query_fingerprints, fingerprints, containment (how much of the
         query is found in the hit), contained (how much of the hit is found in the query),
-        resemblance.
+        resemblance. ``language`` tokenizes a file that is not indexed as code in that language
+        (as ``add --language``; default: by its extension).
         """
-        side = self._side(source)
+        side = self._side(source, language)
         con = self.store.con
         with registered(con, query_fingerprints={"hash": side.fingerprints["hash"]}):
             exclude = self._submission_of(source)
@@ -196,7 +191,7 @@ class Index:
             return _records(cur)
 
     def query_sketch(self, source: str | os.PathLike, *, s: int = 100, top: int = 10,
-                     max_df: int | None = None, min_shared: int = 1) -> list[dict]:
+                     max_df: int | None = None, min_shared: int = 1, language: str | None = None) -> list[dict]:
         """Indexed submissions ranked by Broder's MIN_s estimate of their resemblance with ``source``.
 
         Only the ``s`` smallest fingerprints of each side are compared (``winnowdb.sketches``).
@@ -204,7 +199,8 @@ class Index:
         """
         from .sketches import query_sketch
 
-        return query_sketch(self, source, s=s, top=top, max_df=max_df, min_shared=min_shared)
+        return query_sketch(self, source, s=s, top=top, max_df=max_df, min_shared=min_shared,
+                            language=language)
 
     def simhash_query(self, source: str | os.PathLike, *, hamming: int = 3, top: int = 10) -> list[dict]:
         """Indexed documents whose simhash is within ``hamming`` bits of ``source``'s, nearest first
@@ -221,11 +217,13 @@ class Index:
 
         return near_duplicate_pairs(self, hamming=hamming, top=top)
 
-    def compare(self, a: str | os.PathLike, b: str | os.PathLike, *, max_df: int | None = None) -> Comparison:
-        """The passages two files (or submissions, indexed or not) share, and their scores."""
+    def compare(self, a: str | os.PathLike, b: str | os.PathLike, *, max_df: int | None = None,
+                language: str | None = None) -> Comparison:
+        """The passages two files (or submissions, indexed or not) share, and their scores.
+        ``language``: as in ``query``, for a side that is not indexed."""
         from .comparisons import compare_many
 
-        return compare_many(self, [(a, b)], max_df=max_df)[0]
+        return compare_many(self, [(a, b)], max_df=max_df, language=language)[0]
 
     def missing_under(self, folders: list[str | os.PathLike]) -> list[str]:
         """Indexed documents under ``folders`` whose files no longer exist (deleted or renamed
@@ -265,11 +263,11 @@ class Index:
         return changed
 
     def compare_many(self, pairs: list[tuple[str | os.PathLike, str | os.PathLike]], *,
-                     max_df: int | None = None) -> list[Comparison]:
+                     max_df: int | None = None, language: str | None = None) -> list[Comparison]:
         """``compare`` for many pairs at once (each side read once, the index scanned once)."""
         from .comparisons import compare_many
 
-        return compare_many(self, pairs, max_df=max_df)
+        return compare_many(self, pairs, max_df=max_df, language=language)
 
     def stats(self, top_common: int = 10) -> dict:
         """Index size, measured density against the expected 2/(w+1), most common fingerprints."""
@@ -319,14 +317,27 @@ class Index:
             "SELECT submission FROM documents WHERE path = ? OR submission = ? LIMIT 1", [p, p]).fetchall()
         return row[0][0] if row else None
 
-    def _side(self, source: str | os.PathLike) -> Side:
+    def _side(self, source: str | os.PathLike, language: str | None = None) -> Side:
         """Fingerprints and texts of ``source``: from the index when it is indexed (a file or a
         submission), else from the file (``comparisons.read_sides``)."""
         from .comparisons import read_sides
 
-        return read_sides(self, [source])[str(source)]
+        return read_sides(self, [source], language)[str(source)]
 
-    def _file_side(self, source: str | os.PathLike) -> Side:
+    @staticmethod
+    def _language(language: str | None) -> str | None:
+        """``language`` by the name files of that language get (``languages.canonical_language``),
+        or a one-line error for a name Pygments does not know."""
+        if language is None:
+            return None
+        from .languages import canonical_language
+
+        try:
+            return canonical_language(language)
+        except ValueError as exc:
+            raise WinnowError(str(exc)) from None
+
+    def _file_side(self, source: str | os.PathLike, language: str | None = None) -> Side:
         """The side of a file that is not indexed: read and fingerprinted under the index's settings.
 
         Fingerprints are numpy columns (DuckDB scans a dict of numpy arrays without importing
@@ -344,7 +355,8 @@ class Index:
             else:
                 from .indexer import fingerprint_source
 
-                _, _, fps = fingerprint_source(src.text, self.store.settings, path=p)
+                _, _, fps = fingerprint_source(src.text, self.store.settings, path=p,
+                                               language=self._language(language))
         except ValueError as exc:
             raise WinnowError(str(exc)) from None
         table = {"hash": fps.hash.astype(np.int64), "doc": np.full(len(fps), -1, dtype=np.int32),

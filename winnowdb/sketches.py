@@ -155,14 +155,14 @@ def super_shingle_candidates(idx, *, s: int = DEFAULT_S, length: int = DEFAULT_S
 
 
 def query_sketch(idx, source: str | os.PathLike, *, s: int = DEFAULT_S, top: int = 10,
-                 max_df: int | None = None, min_shared: int = 1) -> list[dict]:
+                 max_df: int | None = None, min_shared: int = 1, language: str | None = None) -> list[dict]:
     """Indexed submissions ranked by the MIN_s estimate of their resemblance with ``source``.
 
     Each hit: path (the submission), sketch_shared, sketch_size, resemblance (the estimate).
     Exclusions and document frequency as in ``Index.query`` (per submission).
     """
     s = _check_s(s)
-    side = idx._side(source)
+    side = idx._side(source, language)
     con = idx.store.con
     with registered(con, query_fingerprints={"hash": side.fingerprints["hash"]}):
         cur = idx.store.run("sketch_query_hits", s=s, max_df=idx._max_df(max_df),

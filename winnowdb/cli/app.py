@@ -31,6 +31,10 @@ MaxDfOption = typer.Option(0, "--max-df", min=0, metavar="N",
                            help="Ignore fingerprints found in more than N submissions (common "
                                 "material). 0 = auto: a quarter of the submissions, at least 10, "
                                 "at most 1000.")
+QueryLanguageOption = typer.Option(
+    None, "--language", metavar="LANG",
+    help="Tokenize a file that is not indexed as code in this language (as `add --language`; "
+         "default: by its extension).")
 
 
 #: width of tables written to a pipe or file (no terminal to fit, and $COLUMNS unset): wide

@@ -7,8 +7,8 @@ from typing import List, Optional
 
 import typer
 
-from .app import (DbOption, Format, FormatOption, MaxDfOption, _console, _fail, _Guard, _note_changed,
-                  _note_unknown_label, _open, app)
+from .app import (DbOption, Format, FormatOption, MaxDfOption, QueryLanguageOption, _console, _fail, _Guard,
+                  _note_changed, _note_unknown_label, _open, app)
 
 @app.command()
 def add(
@@ -162,6 +162,7 @@ def query(
         None, "--hamming", min=0, max=32, metavar="K",
         help="Largest Hamming distance for --simhash (default 3; implies --simhash)."),
     max_df: int = MaxDfOption,
+    language: Optional[str] = QueryLanguageOption,
     fmt: Format = FormatOption,
 ) -> None:
     """Which indexed documents share passages with FILE, ranked by how much of FILE they contain.
@@ -179,9 +180,10 @@ def query(
             if simhash:
                 hits = idx.simhash_query(file, hamming=3 if hamming is None else hamming, top=top)
             elif sketch is not None:
-                hits = idx.query_sketch(file, s=sketch, top=top, max_df=max_df, min_shared=min_shared)
+                hits = idx.query_sketch(file, s=sketch, top=top, max_df=max_df, min_shared=min_shared,
+                                        language=language)
             else:
-                hits = idx.query(file, top=top, max_df=max_df, min_shared=min_shared)
+                hits = idx.query(file, top=top, max_df=max_df, min_shared=min_shared, language=language)
             _note_changed(idx, [file])
     from ..report import emit_rows
 
@@ -244,12 +246,13 @@ def compare(
     db: Optional[str] = DbOption,
     max_df: int = MaxDfOption,
     max_lines: int = typer.Option(12, "--max-lines", min=1, help="Lines shown per passage and side."),
+    language: Optional[str] = QueryLanguageOption,
     fmt: Format = FormatOption,
 ) -> None:
     """The passages A and B share, side by side, matched text highlighted, with line numbers."""
     with _Guard():
         with _open(db, create=False, read_only=True) as idx:
-            cmp = idx.compare(a, b, max_df=max_df)
+            cmp = idx.compare(a, b, max_df=max_df, language=language)
             _note_changed(idx, [a, b])
     from ..report import compare_to_dict, emit_rows, passage_records, render_compare
 
