@@ -72,3 +72,20 @@ def test_compare_notes_a_file_changed_since_it_was_indexed(cli, tmp_path):
     assert "a.txt changed on disk since it was indexed" in " ".join(r.stderr.split())
     assert "b.txt changed" not in r.stderr
     assert "lines 1-1" in r.stdout  # still the indexed version, as the note says
+
+
+def test_classic_mac_line_ends_are_lines(cli, tmp_path):
+    """A file whose lines end with a lone CR has lines (it was one line: compare said lines 1-1
+    and printed the whole file), and a line comment in such code ends at its line."""
+    words = random_words(17, 90)
+    text = "\r".join(" ".join(words[i:i + 10]) for i in range(0, 90, 10)) + "\r"
+    root, db = _index(cli, tmp_path, {"mac.txt": text, "unix.txt": text.replace("\r", "\n")})
+    data = json.loads(ok(cli("compare", root / "mac.txt", root / "unix.txt", "--db", db, "-f", "json")).stdout)
+    (p,) = data["passages"]
+    assert p["lines_a"] == p["lines_b"] == [1, 9]
+    code = "int f(int n) { // count\r  int s = 0;\r  for (int i = 0; i < n; i++) { s += i * i; }\r  return s;\r}\r"
+    (tmp_path / "m.c").write_bytes(code.encode())
+    (tmp_path / "u.c").write_bytes(code.replace("\r", "\n").encode())
+    ok(cli("add", tmp_path / "m.c", tmp_path / "u.c", "--db", db))
+    data = json.loads(ok(cli("compare", tmp_path / "m.c", tmp_path / "u.c", "--db", db, "-f", "json")).stdout)
+    assert data["containment_a"] == 1.0 and data["passages"]

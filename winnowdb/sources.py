@@ -218,7 +218,18 @@ def read_source(path: Path) -> Union[Source, Skipped]:
     if decoded is None:
         return Skipped(str(path), "binary or undecodable")
     text, enc = decoded
-    return Source(str(path), text, len(data), enc, content_hash(data))
+    return Source(str(path), lone_cr_as_lf(text), len(data), enc, content_hash(data))
+
+
+def lone_cr_as_lf(text: str) -> str:
+    """``text`` with classic Mac line ends (a CR not followed by LF) written as LF: the same
+    length, so offsets stay those of the file, but lines are lines (for line numbers, and for
+    code, where a line comment ends at the line end). CRLF is left as it is."""
+    if "\r" not in text:
+        return text
+    import re
+
+    return re.sub("\r(?!\n)", "\n", text)
 
 
 def read_query_file(source, *, if_directory: str) -> Source:
