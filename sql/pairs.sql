@@ -8,15 +8,16 @@
 -- both in the shared counts and in each submission's size.
 -- Parameters: $max_df (BIGINT, or NULL for the default: the rule of the default_max_df view,
 -- computed here from the same counts), $min_shared (BIGINT), $new_label (VARCHAR or NULL: when set, only
--- pairs with at least one side labelled $new_label; archive mode never compares old with old).
+-- pairs with at least one side labelled $new_label; archive mode never compares old with old;
+-- a submission whose files carry different labels counts under the largest).
 -- Columns: a, b (submission names; a < b), shared, fingerprints_a, fingerprints_b,
 -- containment_a (shared / fingerprints_a), containment_b, resemblance (shared / union).
 WITH subs AS (
     SELECT doc, kind, label, submission, MIN(doc) OVER (PARTITION BY submission) AS sub
     FROM documents
 ),
-names AS (
-    SELECT DISTINCT sub, submission, label FROM subs WHERE kind = 'document'
+names AS (  -- one row per submission; its label is its files' (the largest, should they differ)
+    SELECT sub, MIN(submission) AS submission, MAX(label) AS label FROM subs WHERE kind = 'document' GROUP BY sub
 ),
 boilerplate AS (
     SELECT DISTINCT f.hash

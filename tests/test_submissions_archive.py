@@ -440,3 +440,31 @@ def test_re_adding_without_options_keeps_submissions_and_labels(tmp_path, cli):
     assert " ".join(r.stdout.split()).startswith("0 added, 2 updated, 0 unchanged")
     assert [d for d in docs() if d[0].startswith("bob/")] == [("bob/main.txt", "bob", "2025"),
                                                               ("bob/util.txt", "bob", "2025")]
+
+
+def test_a_late_file_added_with_the_depth_takes_its_submissions_label(tmp_path, cli):
+    """With -d given again but no --label, a new file of a labelled submission takes its label:
+    a submission with two labels listed every pair twice, with containments over 100%."""
+    import json
+
+    from conftest import random_words
+
+    root = tmp_path / "class"
+    for student, seed in (("alice", 1), ("bob", 2)):
+        (root / student).mkdir(parents=True)
+        (root / student / "main.txt").write_text(" ".join(random_words(seed, 150)))
+    (root / "bob" / "copy.txt").write_text(" ".join(random_words(1, 150)))  # bob copied alice
+    db = tmp_path / "index.duckdb"
+    assert cli("add", "-d", "1", "--label", "2023", root, "--db", db).exit_code == 0
+    (root / "alice" / "late.txt").write_text(" ".join(random_words(3, 150)))
+    assert cli("add", "-d", "1", root, "--db", db).exit_code == 0
+    labels = json.loads(cli("sql", "SELECT DISTINCT label FROM documents", "--db", db, "-f", "json").stdout)
+    assert labels == [{"label": "2023"}]
+    pairs = json.loads(cli("pairs", "--db", db, "-f", "json").stdout)
+    assert len(pairs) == 1 and all(0 < p[c] <= 1 for p in pairs for c in ("containment_a", "containment_b"))
+
+    # files of one submission with different labels (given explicitly): still one row per pair
+    assert cli("add", "--label", "2024", root / "alice" / "late.txt", "--db", db).exit_code == 0
+    pairs = json.loads(cli("pairs", "--db", db, "-f", "json").stdout)
+    assert len(pairs) == 1 and all(0 < p[c] <= 1 for p in pairs for c in ("containment_a", "containment_b"))
+    assert len(json.loads(cli("pairs", "--new", "2024", "--db", db, "-f", "json").stdout)) == 1

@@ -411,20 +411,18 @@ class _Placement:
     def __call__(self, path: Path, root: Path | None) -> tuple[str, str | None]:
         spath = str(path)
         before = self.stored.get(spath)
-        joined = None
         if self.depth is not None:
             submission = _submission_of(path, root, self.depth)
         elif before is not None:
             submission = before[1]
         else:
-            joined = next((str(d) for d in path.parents if str(d) in self.folders), None)
-            submission = joined or spath
+            submission = next((str(d) for d in path.parents if str(d) in self.folders), spath)
         if self.label is not None:
             label = self.label
         elif before is not None:
             label = before[0]
-        else:
-            label = self.folders.get(joined) if joined else None
+        else:  # a new file takes the label of the folder submission it belongs to, if any
+            label = self.folders.get(submission)
         return submission, label
 
 
