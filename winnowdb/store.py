@@ -166,24 +166,36 @@ class Store:
     def _create_views(self, temporary: bool = False) -> None:
         """(Re)create the convenience views with this version's definitions.
 
-        Writable opens store them in the index, with a digest of their SQL (setting
-        ``views_digest``). A read-only open of an index whose stored views are another
-        version's creates this version's as temporary views of the connection, which take
+        Writable opens store them in the index, and a digest of the stored definitions as DuckDB
+        keeps them (setting ``views_digest``). A read-only open whose stored views no longer have
+        that digest (another winnowdb version rewrote them since, or the index predates the
+        digest) creates this version's views as temporary views of the connection, which take
         precedence over the stored ones -- so an index last written by another winnowdb version
-        is always read with this version's views (and one written by this version lists each
-        view once, in ``SHOW TABLES``).
+        is always read with this version's views, and one written by this version lists each
+        view once in ``SHOW TABLES``.
         """
-        import hashlib
+        import re
 
         sql = sqlfiles.index_views()
-        digest = hashlib.blake2b(sql.encode(), digest_size=16).hexdigest()
+        names = sorted(set(re.findall(r"CREATE OR REPLACE VIEW (\w+)", sql)))
         if temporary:
-            if self.settings.get(VIEWS_DIGEST) != digest:
+            if self.settings.get(VIEWS_DIGEST) != self._views_digest(names):
                 self.con.execute(sqlfiles.temporary_views(sql))
             return
         self.con.execute(sql)
+        digest = self._views_digest(names)
         if self.settings.get(VIEWS_DIGEST) != digest:
             self.set_setting(VIEWS_DIGEST, digest)
+
+    def _views_digest(self, names: list[str]) -> str:
+        """A digest of the stored (not temporary) definitions of the views ``names``."""
+        import hashlib
+
+        rows = self.con.execute(
+            "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal AND NOT temporary "
+            "AND database_name = current_database() AND schema_name = 'main' "
+            "AND view_name IN (SELECT UNNEST(?::VARCHAR[])) ORDER BY view_name", [names]).fetchall()
+        return hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()
 
     def _read_settings(self) -> dict[str, str]:
         return dict(self.con.execute("SELECT key, value FROM settings").fetchall())
