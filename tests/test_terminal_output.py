@@ -89,3 +89,11 @@ def test_classic_mac_line_ends_are_lines(cli, tmp_path):
     ok(cli("add", tmp_path / "m.c", tmp_path / "u.c", "--db", db))
     data = json.loads(ok(cli("compare", tmp_path / "m.c", tmp_path / "u.c", "--db", db, "-f", "json")).stdout)
     assert data["containment_a"] == 1.0 and data["passages"]
+
+
+def test_table_cells_listing_several_paths_keep_their_line_breaks(cli, tmp_path):
+    root, db = _index(cli, tmp_path, {"a.txt": TEXT, "b.txt": TEXT})
+    for command in ("duplicates", "clusters"):
+        out = ok(cli(command, "--db", db)).stdout
+        assert "\\x0a" not in out, out
+        assert any(line.strip(" │").startswith("b.txt") for line in out.splitlines()), out

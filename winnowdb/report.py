@@ -30,14 +30,15 @@ def _shown_char(ch: str) -> bool:
     return unicodedata.category(ch) == "Zs"  # no-break and other spaces
 
 
-def terminal_safe(text: str) -> str:
+def terminal_safe(text: str, *, lines: bool = False) -> str:
     """``text`` (a file name, a label, a message) with every character a terminal would act on or
     that would reorder or hide what is shown (escape sequences, other control characters, bidi
-    overrides) written as a visible escape such as ``\\x1b`` or ``\\u202e``."""
+    overrides) written as a visible escape such as ``\\x1b`` or ``\\u202e``. With ``lines``, line
+    breaks are kept (a table cell listing one path per line, each already made safe)."""
     if text.isprintable():
         return text
-    return "".join(ch if _shown_char(ch) else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
-                   for ch in text)
+    return "".join(ch if _shown_char(ch) or (lines and ch == "\n")
+                   else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}") for ch in text)
 
 
 def display_path(path: str) -> str:
@@ -159,7 +160,7 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
         table.add_column((headers or {}).get(c, c), justify="right" if numeric else "left",
                          overflow="fold", no_wrap=numeric, ratio=None if numeric else 1)
     for row in cells:
-        table.add_row(*(Text(terminal_safe(v)) for v in row))
+        table.add_row(*(Text(terminal_safe(v, lines=True)) for v in row))
     console.print(table)
 
 
