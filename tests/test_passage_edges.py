@@ -59,3 +59,20 @@ def test_a_text_copied_twice_gives_passages_in_the_order_of_the_copies(tmp_path)
         passages = idx.compare(tmp_path / "a.txt", tmp_path / "b.txt").passages
     assert [b[p.start_b:p.end_b] for p in passages] == [s.rstrip("."), s.rstrip(".")]
     assert passages[0].start_b < passages[1].start_b
+
+
+def test_text_without_spaces_keeps_its_matched_span(tmp_path):
+    """In Chinese (no spaces) a "word" runs to the next punctuation mark: a passage edge inside
+    one stays where the matches put it (moving in to a boundary would drop copied clauses)."""
+    import random
+
+    rng = random.Random(5)
+    chars = [chr(rng.randrange(0x4E00, 0x9FFF)) for _ in range(300)]
+    for i in range(39, 300, 40):
+        chars[i] = "。"
+    a = "".join(chars)
+    b = "前言部分。" + a[50:200] + "结尾部分。"
+    got = _passages(tmp_path, a, b)
+    assert len(got) == 1 and got[0][0] == got[0][1]
+    shown = got[0][0]
+    assert len(shown) >= 140 and shown in a[50:200]  # nearly all of the 150 copied characters

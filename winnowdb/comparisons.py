@@ -6,8 +6,8 @@ the only step that reads the whole fingerprints table). ``compare_many`` does th
 many pairs -- every indexed side read in one query, the countable hashes of all sides found in one
 scan -- so a report of 50 pairs costs about what one comparison does; each pair's matches are
 then a join of two small relations (``sql/passage_matches.sql``), merged into passages in Python
-and, for text, grown to the edges of the shared words (``passages.extend_passages``: each text
-document is normalized again for that, once per ``compare_many``).
+and, for text, grown to the edges of the shared words (``passages.extend_passages``: the two
+text documents of a pair are normalized again for that).
 """
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 
 __all__ = ["compare_many", "read_sides"]
 
-#: documents longer than this are not normalized again to grow passages (memory: about 24 bytes
-#: per character); their passages keep the spans of their outermost matches
+#: text documents longer than this are not normalized again to grow passages (memory: about 40
+#: bytes per character, for the two documents of one pair at a time); their passages keep the
+#: spans of their outermost matches
 EXTEND_MAX_CHARS = 5_000_000
 
 _FP_COLUMNS = ("hash", "doc", "pos", "start_offset", "end_offset")
@@ -94,7 +95,7 @@ def compare_many(idx: "Index", pairs: list[tuple[str | os.PathLike, str | os.Pat
         counted = np.sort(np.asarray(idx.store.run("countable_hashes", max_df=cap).fetchnumpy()["hash"]))
     counts = {key: int(np.isin(h, counted, assume_unique=True).sum()) for key, h in distinct.items()}
     out = []
-    norms = _Normalized(idx, sides, idx._language(language))
+    texts = _TextSides(idx, sides, idx._language(language))
     with registered(con, counted_hashes={"hash": counted}):
         for a, b in pairs:
             sa, sb = sides[str(a)], sides[str(b)]
@@ -111,54 +112,39 @@ def compare_many(idx: "Index", pairs: list[tuple[str | os.PathLike, str | os.Pat
                      "resemblance": shared / (na + nb - shared) if na + nb - shared else 0.0}
             passages = merge_matches(matches, idx.w)
             if passages:
-                na, nb = norms.of(sa), norms.of(sb)
-                passages = extend_passages(passages, na, nb, norms.k, norms.limit,
-                                           norms.letters(sa), norms.letters(sb))
+                passages = extend_passages(passages, texts.edges(sa), texts.edges(sb))
             out.append(Comparison(sa, sb, passages, score))
     return out
 
 
-class _Normalized:
-    """Each text document's normalized text (the text normalizer's letters and digits), computed
-    on first use (a side compared in many pairs is normalized once), with its k and growth limit
-    (t - 1 units). Code and word documents are left out: their units are whole tokens and words,
-    so their passages never end mid-word, and growing them only adds stray punctuation tokens."""
+class _TextSides:
+    """Which documents of the compared sides are text (the only ones whose passages are grown:
+    code tokens and words are whole units, so their passages never end mid-word), and their
+    ``passages.TextEdges``, built for one pair at a time (memory stays that of one pair)."""
 
     def __init__(self, idx: "Index", sides: dict, language: str | None = None) -> None:
         from .indexer import choose_normalizer
 
-        settings = idx.store.settings
+        self.settings = idx.store.settings
         ids = sorted({d for s in sides.values() for d in s.texts if d >= 0})
-        self.names: dict[int, str] = dict(idx.store.con.execute(
+        names = dict(idx.store.con.execute(
             "SELECT doc, normalizer FROM documents WHERE doc IN (SELECT UNNEST(?::INTEGER[]))", [ids]).fetchall()) \
             if ids else {}
-        self.files: dict[str, str] = {}  # a file side's (doc -1) normalizer, by side name
+        self.text_docs = {d for d, name in names.items() if name == "text"}
+        self.text_files = set()  # names of the sides that are a text file not indexed (doc -1)
         for side in sides.values():
             if -1 in side.texts:
-                family, lang = choose_normalizer(settings.get("normalizer", "text"), side.paths[-1], language)
-                self.files[side.name] = f"code:{lang}" if family == "code" else family
-        self.settings = settings
-        self.k: dict[int, int] = {}
-        self.limit: dict[int, int] = {}
-        self._cache: dict[tuple[str, int], object] = {}
+                family, _ = choose_normalizer(self.settings.get("normalizer", "text"), side.paths[-1], language)
+                if family == "text":
+                    self.text_files.add(side.name)
 
-    def of(self, side) -> dict:
-        from .indexer import kgram_window, normalize_as
+    def edges(self, side) -> dict:
+        """doc id -> ``TextEdges`` of ``side``'s text documents (not longer than EXTEND_MAX_CHARS)."""
+        from .indexer import kgram_window
+        from .normalize import normalize_text
+        from .passages import TextEdges
 
-        out = {}
-        for doc, text in side.texts.items():
-            name = self.files.get(side.name) if doc < 0 else self.names.get(doc)
-            if name != "text" or len(text) > EXTEND_MAX_CHARS:
-                continue  # code tokens and words are whole units: their passages never end mid-word
-            key = (side.name if doc < 0 else "", doc)
-            if key not in self._cache:
-                self._cache[key] = normalize_as(text, name)
-            out[doc] = self._cache[key]
-            k, w = kgram_window(name, self.settings)
-            self.k[doc], self.limit[doc] = k, w + k - 2
-        return out
-
-    def letters(self, side) -> dict:
-        """The texts of ``side``'s documents whose units are single characters (text normalizer)."""
-        return {doc: text for doc, text in side.texts.items()
-                if (self.files.get(side.name) if doc < 0 else self.names.get(doc)) == "text"}
+        k, w = kgram_window("text", self.settings)
+        return {doc: TextEdges(text, normalize_text(text), k, w) for doc, text in side.texts.items()
+                if len(text) <= EXTEND_MAX_CHARS
+                and (doc in self.text_docs if doc >= 0 else side.name in self.text_files)}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Normalized", "normalize_text", "normalize_words", "line_starts", "offsets_to_lines"]
+__all__ = ["Normalized", "normalize_text", "normalize_words", "combining_marks", "line_starts", "offsets_to_lines"]
 
 
 @dataclass(frozen=True)
@@ -116,6 +116,30 @@ def _folded_columns(cps: np.ndarray) -> np.ndarray:
     return cols
 
 
+_MARKS: np.ndarray | None = None  # is each BMP code point a combining mark (category M*)?
+
+
+def combining_marks(cps: np.ndarray) -> np.ndarray:
+    """For each code point, whether it is a combining mark (Unicode category M*: accents written
+    after their letter, Indic vowel signs): it belongs to the word of the letter before it."""
+    global _MARKS
+    if cps.size == 0 or int(cps.max()) < 0x300:  # no combining marks below U+0300
+        return np.zeros(cps.shape[0], dtype=bool)
+    if _MARKS is None:
+        import unicodedata
+
+        _MARKS = np.array([unicodedata.category(chr(c))[0] == "M" for c in range(0x10000)], dtype=bool)
+    out = np.zeros(cps.shape[0], dtype=bool)
+    bmp = cps < 0x10000
+    out[bmp] = _MARKS[cps[bmp]]
+    astral = np.flatnonzero(~bmp)
+    if astral.size:
+        import unicodedata
+
+        out[astral] = [unicodedata.category(chr(c))[0] == "M" for c in cps[astral].tolist()]
+    return out
+
+
 def normalize_text(text: str) -> Normalized:
     """Fold case and accents, drop everything but letters and digits; keep original offsets.
 
@@ -159,11 +183,7 @@ def normalize_words(text: str) -> Normalized:
     cols = _folded_columns(cps)
     counts = cols[0].astype(np.int64)  # letters each character folds to (0: not a letter or digit)
     in_word = counts > 0
-    maybe_mark = np.flatnonzero(~in_word & (cps >= 0x300))
-    if maybe_mark.size:  # combining marks fold to nothing but belong to the word around them
-        import unicodedata
-
-        in_word[maybe_mark] = [unicodedata.category(chr(c))[0] == "M" for c in cps[maybe_mark].tolist()]
+    in_word |= combining_marks(cps)  # they fold to nothing but belong to the word around them
     if "<" in text:  # strip markup: characters inside <...> tags are not words
         _TAG = _TAG or re.compile(r"<[^<>]{0,2000}>")
         spans = [(m.start(), m.end()) for m in _TAG.finditer(text)]

@@ -18,12 +18,11 @@ not a shared word, so a passage never grows into it.
 """
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Passage", "merge_matches", "extend_passages"]
+__all__ = ["Passage", "merge_matches", "extend_passages", "TextEdges"]
 
 
 @dataclass(frozen=True)
@@ -114,84 +113,85 @@ def _run_length(x: np.ndarray, y: np.ndarray) -> int:
     return int(differ[0]) if differ.size else n
 
 
-def _in_word(ch: str) -> bool:
-    return ch.isalnum() or unicodedata.category(ch)[0] == "M"  # a letter, digit or combining mark
+class TextEdges:
+    """What growing passages needs to know of one text document: its normalized letters, and for
+    each letter whether a word starts at it and whether one ends with it (combining accents
+    belong to the letter before them), and where the letter ends with its accents."""
+
+    def __init__(self, text: str, norm, k: int, w: int) -> None:
+        from .normalize import code_points, combining_marks
+
+        self.norm, self.k, self.limit = norm, k, w + k - 2  # grow at most t - 1 units per end
+        n = len(text)
+        start, stop = np.asarray(norm.start, dtype=np.int64), np.asarray(norm.stop, dtype=np.int64)
+        word_char = np.zeros(n + 1, dtype=bool)  # letters, digits and combining marks; False at n
+        word_char[start] = True
+        mark = combining_marks(code_points(text))
+        word_char[:n] |= mark
+        self.starts_word = (start == 0) | ~word_char[np.maximum(start - 1, 0)]
+        nonmark = np.append(np.flatnonzero(~mark), n)
+        self.stop = nonmark[np.searchsorted(nonmark, stop)]  # each letter's end, past its accents
+        self.ends_word = ~word_char[self.stop]
 
 
-def _starts_word(text: str, at: int) -> bool:
-    return at == 0 or not _in_word(text[at - 1])
+def _grow(a: np.ndarray, b: np.ndarray, n: int, *, last: bool) -> int:
+    """Of the ``n`` candidate growths (boolean masks ``a`` and ``b``, both documents allowing it),
+    the largest allowed by both: index of the first True when ``last`` is False, of the last
+    True when it is (masks run from the farthest candidate or from the nearest, see callers)."""
+    ok = np.flatnonzero(a[:n] & b[:n])
+    if not ok.size:
+        return 0
+    return int(ok[-1]) + 1 if last else n - int(ok[0])
 
 
-def _ends_word(text: str, at: int) -> bool:
-    return at >= len(text) or not _in_word(text[at])
+def extend_passages(passages: list[Passage], edges_a: dict, edges_b: dict) -> list[Passage]:
+    """``passages`` grown to the edges of the words both texts share (see the module docstring).
 
-
-def _marks_after(text: str, at: int) -> int:
-    """``at`` moved past the combining marks that follow it (they belong to the letter before)."""
-    while at < len(text) and unicodedata.category(text[at])[0] == "M":
-        at += 1
-    return at
-
-
-def extend_passages(passages: list[Passage], norm_a: dict, norm_b: dict, k: dict, limit: dict,
-                    words_a: dict | None = None, words_b: dict | None = None) -> list[Passage]:
-    """``passages`` grown to the edges of the material both sides share (see the module docstring).
-
-    ``norm_a`` / ``norm_b`` map a doc id to its ``Normalized`` text (a passage of a doc missing
-    there is kept as it is); ``k`` and ``limit`` map a doc id of side a to the k of its k-grams and
-    to how many units a passage may grow at each end. ``words_a`` / ``words_b`` map the doc ids
-    whose units are characters to their original text: their grown edges stop at word
-    boundaries. Passages that come to overlap in both documents are merged.
+    ``edges_a`` / ``edges_b`` map doc ids of each side to their ``TextEdges``; a passage of a
+    document missing there is kept as it is. An edge grows while the letters agree, at most
+    t - 1 units, and stops at the farthest point where a word starts (ends) in both texts; an
+    edge left inside a word in either text (a k-gram matched across a word boundary) moves in
+    to the nearest shared word boundary, at most k - 1 units, so no matched word is lost. Passages
+    that come to overlap in both documents are merged.
     """
-    words_a, words_b = words_a or {}, words_b or {}
     grown: list[Passage] = []
     for p in passages:
-        na, nb = norm_a.get(p.doc_a), norm_b.get(p.doc_b)
-        if na is None or nb is None or p.first_a < 0:
+        ea, eb = edges_a.get(p.doc_a), edges_b.get(p.doc_b)
+        if ea is None or eb is None or p.first_a < 0:
             grown.append(p)
             continue
-        ua, ub, kk, lim = na.units, nb.units, k[p.doc_a], limit[p.doc_a]
-        if p.last_a + kk > ua.shape[0] or p.last_b + kk > ub.shape[0]:  # not these texts' k-grams
+        ua, ub, k = ea.norm.units, eb.norm.units, ea.k
+        if p.last_a + k > ua.shape[0] or p.last_b + k > ub.shape[0]:  # not these texts' k-grams
             grown.append(p)
             continue
+        lim = ea.limit
         left = _run_length(ua[max(0, p.first_a - lim):p.first_a][::-1], ub[max(0, p.first_b - lim):p.first_b][::-1])
-        end_a, end_b = p.last_a + kk, p.last_b + kk  # first units after the last matched k-grams
+        end_a, end_b = p.last_a + k, p.last_b + k  # first units after the last matched k-grams
         right = _run_length(ua[end_a:end_a + lim], ub[end_b:end_b + lim])
-        ta, tb = words_a.get(p.doc_a), words_b.get(p.doc_b)
-        if ta is not None and tb is not None:  # character units: grow to word boundaries only
-            left = next((g for g in range(left, 0, -1)
-                         if _starts_word(ta, int(na.start[p.first_a - g]))
-                         and _starts_word(tb, int(nb.start[p.first_b - g]))), 0)
-            right = next((g for g in range(right, 0, -1)
-                          if _ends_word(ta, _marks_after(ta, int(na.stop[end_a + g - 1])))
-                          and _ends_word(tb, _marks_after(tb, int(nb.stop[end_b + g - 1])))), 0)
+        # farthest growth ending on a word boundary in both texts
+        left = _grow(ea.starts_word[p.first_a - left:p.first_a], eb.starts_word[p.first_b - left:p.first_b],
+                     left, last=False)
+        right = _grow(ea.ends_word[end_a:end_a + right], eb.ends_word[end_b:end_b + right], right, last=True)
         fa, fb = p.first_a - left, p.first_b - left
         la, lb = end_a + right - 1, end_b + right - 1  # last units of the grown passage
-        if ta is not None and tb is not None:
-            # an edge still inside a word (a k-gram that matched across a word boundary, "...s Z"
-            # of "s Zebra" and "s Zulu") moves inwards to the nearest boundary both texts share
-            if not (_starts_word(ta, int(na.start[fa])) and _starts_word(tb, int(nb.start[fb]))):
-                inner = next((g for g in range(1, la - fa + 1)
-                              if _starts_word(ta, int(na.start[fa + g])) and _starts_word(tb, int(nb.start[fb + g]))),
-                             0)
-                fa, fb = fa + inner, fb + inner
-            if not (_ends_word(ta, _marks_after(ta, int(na.stop[la])))
-                    and _ends_word(tb, _marks_after(tb, int(nb.stop[lb])))):
-                inner = next((g for g in range(1, la - fa + 1)
-                              if _ends_word(ta, _marks_after(ta, int(na.stop[la - g])))
-                              and _ends_word(tb, _marks_after(tb, int(nb.stop[lb - g])))), 0)
-                la, lb = la - inner, lb - inner
-            start_a, start_b = int(na.start[fa]), int(nb.start[fb])
-            stop_a, stop_b = _marks_after(ta, int(na.stop[la])), _marks_after(tb, int(nb.stop[lb]))
-            if fa <= p.first_a:  # grown (not trimmed) at the start: never lose what the matches span
-                start_a, start_b = min(start_a, p.start_a), min(start_b, p.start_b)
-            if la >= p.last_a + kk - 1:
-                stop_a, stop_b = max(stop_a, p.end_a), max(stop_b, p.end_b)
-        else:
-            start_a, start_b = min(p.start_a, int(na.start[fa])), min(p.start_b, int(nb.start[fb]))
-            stop_a, stop_b = max(p.end_a, int(na.stop[la])), max(p.end_b, int(nb.stop[lb]))
+        inner = min(k - 1, la - fa)
+        if not (ea.starts_word[fa] and eb.starts_word[fb]):  # still inside a word: in to a boundary
+            ok = np.flatnonzero(ea.starts_word[fa + 1:fa + 1 + inner] & eb.starts_word[fb + 1:fb + 1 + inner])
+            if ok.size:
+                fa, fb = fa + int(ok[0]) + 1, fb + int(ok[0]) + 1
+        inner = min(k - 1, la - fa)
+        if not (ea.ends_word[la] and eb.ends_word[lb]):
+            ok = np.flatnonzero(ea.ends_word[la - inner:la][::-1] & eb.ends_word[lb - inner:lb][::-1])
+            if ok.size:
+                la, lb = la - int(ok[0]) - 1, lb - int(ok[0]) - 1
+        start_a, start_b = int(ea.norm.start[fa]), int(eb.norm.start[fb])
+        stop_a, stop_b = int(ea.stop[la]), int(eb.stop[lb])
+        if fa <= p.first_a:  # grown (not moved in) at the start: never lose what the matches span
+            start_a, start_b = min(start_a, p.start_a), min(start_b, p.start_b)
+        if la >= p.last_a + k - 1:
+            stop_a, stop_b = max(stop_a, p.end_a), max(stop_b, p.end_b)
         grown.append(Passage(p.doc_a, p.doc_b, start_a, stop_a, start_b, stop_b, p.matches,
-                             fa, fb, la - kk + 1, lb - kk + 1))
+                             fa, fb, la - k + 1, lb - k + 1))
     grown.sort(key=lambda p: (p.doc_a, p.doc_b, p.start_a, p.start_b))
     out: list[Passage] = []
     for p in grown:
