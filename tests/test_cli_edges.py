@@ -139,3 +139,21 @@ def test_query_and_compare_take_the_language_of_an_unindexed_file(cli, tmp_path)
                             "--db", db, "-f", "json")).stdout)
     assert cmp["containment_a"] == 1.0 and cmp["passages"]
     one_line_error(cli("query", tmp_path / "snippet.txt", "--language", "klingon", "--db", db), "unknown language")
+
+
+def test_language_names_resolve_like_extensions_and_text_indexes_refuse_a_language(cli, tmp_path):
+    code = "function add(a, b) { const s = a + b; if (s > 10) { return s * 2; } return s - 1; }\n" * 3
+    (tmp_path / "a.ts").write_text(code)  # TypeScript files are tokenized as JavaScript
+    (tmp_path / "snippet.txt").write_text(code)
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", tmp_path / "a.ts", "--db", db))
+    for name in ("typescript", "ts", "jsx"):
+        hits = json.loads(ok(cli("query", tmp_path / "snippet.txt", "--language", name, "--db", db, "-f", "json")).stdout)
+        assert [h["containment"] for h in hits] == [1.0], name
+    one_line_error(cli("add", "--language", "text", tmp_path / "snippet.txt", "--db", db), "not a programming language")
+    text_db = tmp_path / "text.duckdb"
+    ok(cli("add", tmp_path / "a.ts", "--normalizer", "text", "--db", text_db))
+    one_line_error(cli("add", "--language", "python", tmp_path / "snippet.txt", "--db", text_db),
+                   "--language needs an index that tokenizes code")
+    one_line_error(cli("query", tmp_path / "snippet.txt", "--language", "python", "--db", text_db),
+                   "--language needs an index that tokenizes code")

@@ -324,14 +324,18 @@ class Index:
 
         return read_sides(self, [source], language)[str(source)]
 
-    @staticmethod
-    def _language(language: str | None) -> str | None:
+    def _language(self, language: str | None) -> str | None:
         """``language`` by the name files of that language get (``languages.canonical_language``),
-        or a one-line error for a name Pygments does not know."""
+        or a one-line error: a name Pygments does not know, or an index that reads every file as
+        text or words (its --normalizer), where a language would be silently ignored."""
         if language is None:
             return None
         from .languages import canonical_language
 
+        normalizer = self.store.settings.get("normalizer", "text")
+        if normalizer in ("text", "words"):
+            raise WinnowError(f"--language needs an index that tokenizes code (--normalizer auto or code); "
+                              f"this one reads every file as {normalizer}")
         try:
             return canonical_language(language)
         except ValueError as exc:

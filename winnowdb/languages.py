@@ -5,6 +5,8 @@ Pygments knows is tokenized by Pygments (slower, but 500+ languages).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 
 __all__ = ["FAST", "EXTENSIONS", "language_for", "canonical_language", "KEYWORDS", "SYNTAX"]
 
@@ -115,8 +117,7 @@ def canonical_language(name: str) -> str:
     ``Python`` and ``python3`` are all ``python``), so forced and detected files match. Raises
     ``ValueError`` for a name Pygments does not know."""
     key = name.strip().lower()
-    known = FAST | set(EXTENSIONS.values())
-    if key in known:
+    if key in FAST or key in EXTENSIONS.values():
         return key
     from pygments.lexers import get_lexer_by_name
     from pygments.util import ClassNotFound
@@ -126,4 +127,30 @@ def canonical_language(name: str) -> str:
     except ClassNotFound:
         raise ValueError(f"unknown language {name!r}: use python, java, c, cpp, javascript, go, csharp, "
                          f"rust, kotlin or another Pygments lexer name") from None
-    return next((a for a in lexer.aliases if a in known), lexer.aliases[0] if lexer.aliases else key)
+    if lexer.name == "Text only":
+        raise ValueError(f"{name!r} is not a programming language: without --language, files that are "
+                         f"not code are read as text")
+    return _by_lexer().get(lexer.name, lexer.aliases[0] if lexer.aliases else key)
+
+
+@lru_cache(maxsize=None)
+def _by_lexer() -> dict[str, str]:
+    """Pygments lexer name -> winnowdb's name for a language files get by extension: the lexer of
+    each name in ``EXTENSIONS``, and the lexers of the extensions the fast path reads as another
+    language (TypeScript, TSX and JSX files are tokenized as JavaScript)."""
+    from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+    from pygments.util import ClassNotFound
+
+    out: dict[str, str] = {}
+    for ours in sorted(set(EXTENSIONS.values())):
+        try:
+            out[get_lexer_by_name(ours).name] = ours
+        except ClassNotFound:
+            pass
+    for ext, ours in EXTENSIONS.items():
+        if ours in FAST:
+            try:
+                out.setdefault(get_lexer_for_filename("x" + ext).name, ours)
+            except ClassNotFound:
+                pass
+    return out
