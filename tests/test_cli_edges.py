@@ -157,3 +157,23 @@ def test_language_names_resolve_like_extensions_and_text_indexes_refuse_a_langua
                    "--language needs an index that tokenizes code")
     one_line_error(cli("query", tmp_path / "snippet.txt", "--language", "python", "--db", text_db),
                    "--language needs an index that tokenizes code")
+
+
+def test_import_pairs_refuses_the_index_own_tables(cli, tmp_path):
+    import duckdb
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text(TEXT)
+    (root / "b.txt").write_text(TEXT)
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", root, "--db", db))
+    out = tmp_path / "pairs-out"
+    out.mkdir()
+    con = duckdb.connect(str(db), read_only=True)
+    con.execute(f"COPY (SELECT * FROM pairs) TO '{out / 'part-0.parquet'}' (FORMAT parquet)")
+    con.close()
+    for table in ("documents", "Fingerprints", "settings", "pairs", "clusters"):
+        one_line_error(cli("import-pairs", out, "--table", table, "--db", db), "one of the index's own tables")
+    assert "checks passed" in ok(cli("check", "--db", db)).stdout
+    assert "1 pairs" in " ".join(ok(cli("import-pairs", out, "--db", db)).stdout.split())

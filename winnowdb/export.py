@@ -237,12 +237,21 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
 def import_pairs(con, pairs_dir: str | os.PathLike, *, table: str = "spark_pairs") -> int:
     """Load a ``winnowdb spark pairs`` result into table ``table`` of an index; the row count.
 
-    The table is replaced; it is ordered as ``pairs.sql`` orders its rows.
+    The table is replaced; it is ordered as ``pairs.sql`` orders its rows. The index's own
+    tables and views (``documents``, ``pairs``, ...) are refused: replacing one would wreck it.
     """
     import re
 
+    from . import sqlfiles
+
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", table):
         raise WinnowError(f"not a plain table name: {table!r}")
+    own = set(re.findall(r"CREATE (?:OR REPLACE )?(?:TABLE|VIEW) (?:IF NOT EXISTS )?(\w+)",
+                         sqlfiles.load("create_tables") + sqlfiles.index_views()
+                         + sqlfiles.load("cluster_table_create"), flags=re.IGNORECASE))
+    if table.lower() in {name.lower() for name in own}:
+        raise WinnowError(f"{table} is one of the index's own tables or views: choose another --table "
+                          f"(default spark_pairs)")
     files = sorted(Path(pairs_dir).glob("*.parquet"))
     if not files:
         raise WinnowError(f"{pairs_dir}: no Parquet files (expected the OUT of `winnowdb spark pairs`)")
