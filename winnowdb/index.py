@@ -228,11 +228,13 @@ class Index:
     def missing_under(self, folders: list[str | os.PathLike]) -> list[str]:
         """Indexed documents under ``folders`` whose files no longer exist (deleted or renamed
         since they were added: their old text still pairs until they are removed), sorted."""
-        roots = [str(Path(f).resolve()).rstrip(os.sep) + os.sep for f in folders]
+        roots = sorted({str(Path(f).resolve()).rstrip(os.sep) + os.sep for f in folders})
         if not roots:
             return []
-        paths = [r[0] for r in self.store.con.execute("SELECT path FROM documents").fetchall()]
-        return sorted(p for p in paths if p.startswith(tuple(roots)) and not os.path.exists(p))
+        paths = [r[0] for r in self.store.con.execute(
+            "SELECT DISTINCT d.path FROM documents d JOIN (SELECT UNNEST(?::VARCHAR[]) AS root) r "
+            "ON starts_with(d.path, r.root)", [roots]).fetchall()]
+        return sorted(p for p in paths if not os.path.exists(p))
 
     def labels(self) -> list[str]:
         """The labels of the indexed documents (``add --label``), sorted."""

@@ -152,7 +152,8 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
             for i in path_at:
                 row[i] = below(row[i], folder)
     caption = "\n".join(([folder_note(folder)] if folder else []) + list(notes))
-    table = Table(title=Text(terminal_safe(title), style="table.title") if title else None, caption=Text(caption, style="dim") if caption else None, show_lines=False,
+    table = Table(title=Text(terminal_safe(title), style="table.title") if title else None,
+                  caption=Text(caption, style="dim") if caption else None, show_lines=False,
                   header_style="bold")
     for c in columns:
         numeric = isinstance(rows[0].get(c), (int, float))
@@ -290,7 +291,7 @@ def render_stats(console, st: dict, fmt: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    t = Table(title=f"index {display_path(st['index'])}", show_header=False)
+    t = Table(title=Text(f"index {display_path(st['index'])}", style="table.title"), show_header=False)
     t.add_column("what", style="bold")
     t.add_column("value")
     cfg = st["settings"]
