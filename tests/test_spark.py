@@ -569,3 +569,25 @@ def test_spark_entry_points_without_starting_spark(cli, tmp_path):
     assert settings["hash_version"]
     r = cli("spark", "fingerprint", tmp_path / "list.txt", tmp_path / "out", "--normalizer", "nope")
     assert r.exit_code != 0 and "unknown normalizer" in r.output
+
+
+def test_spark_fingerprint_job_stores_a_file_listed_twice_once(spark, corpus, tmp_path):
+    """Duplicates in the file list land in different partitions: they are dropped before
+    partitioning (each batch only sees its own lines), keeping the first line's id."""
+    import duckdb
+
+    from winnowdb.spark import jobs
+
+    essays = sorted((corpus / "essays").iterdir())[:3]
+    lst = tmp_path / "files.txt"
+    lst.write_text("\n".join([str(essays[0]), str(essays[1]), str(essays[2]), str(essays[0]),
+                              str(essays[1].parent / "." / essays[1].name)]) + "\n", encoding="utf-8")
+    out = tmp_path / "fp"
+    manifest = jobs.fingerprint(spark, str(lst), str(out), buckets=2, partitions=4)
+    con = duckdb.connect()
+    from winnowdb.export import duckdb_views
+
+    duckdb_views(con, out)
+    rows = con.execute("SELECT doc, path FROM documents ORDER BY doc").fetchall()
+    assert [(d, Path(p).name) for d, p in rows] == [(1, essays[0].name), (2, essays[1].name), (3, essays[2].name)]
+    assert manifest["tables"]["documents"]["rows"] == 3

@@ -190,6 +190,13 @@ def _one_batch(store, listed, doc_cols, types, texts, language, add_paths, np, p
                          "reason": pa.array([s[1] for s in skipped], pa.string())}, len(skipped))
 
 
+def _path_key(path: str) -> str:
+    """A listed path as compared for duplicates (``./a.txt`` and ``a.txt`` are one file)."""
+    import posixpath
+
+    return posixpath.normpath(path)
+
+
 def _read_list(spark, filelist: str, kind: str):
     """RDD of (path, submission, label, kind) from a file list: ``path[<TAB>submission[<TAB>label]]``."""
 
@@ -260,6 +267,9 @@ def fingerprint(spark, filelist: str, out: str, *, boilerplate_list: str | None 
     if boilerplate_list:
         listed = listed.union(_read_list(spark, boilerplate_list, "boilerplate"))
     numbered = listed.zipWithIndex().map(lambda x: (x[1] + 1, *x[0]))
+    # a file listed twice (in one list, or in both) is fingerprinted once, as its first line says
+    numbered = numbered.map(lambda r: (_path_key(r[1]), r)).reduceByKey(lambda a, b: a if a[0] <= b[0] else b) \
+        .values()
     files = spark.createDataFrame(numbered, "id bigint, path string, submission string, label string, kind string")
     n_parts = partitions or max(2, spark.sparkContext.defaultParallelism * 4)
     files = files.repartition(int(n_parts))
