@@ -177,3 +177,23 @@ def test_import_pairs_refuses_the_index_own_tables(cli, tmp_path):
         one_line_error(cli("import-pairs", out, "--table", table, "--db", db), "one of the index's own tables")
     assert "checks passed" in ok(cli("check", "--db", db)).stdout
     assert "1 pairs" in " ".join(ok(cli("import-pairs", out, "--db", db)).stdout.split())
+
+
+def test_import_reads_back_only_texts_whose_files_are_unchanged(cli, tmp_path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text(TEXT)
+    (root / "b.txt").write_text(TEXT + " and more")
+    (root / "c.txt").write_text(TEXT + " and still more")
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", root, "--db", db))
+    ok(cli("export", "--parquet", tmp_path / "ex", "--db", db))  # without texts
+    (root / "a.txt").write_text("changed since")
+    (root / "b.txt").unlink()
+    new = tmp_path / "imported.duckdb"
+    r = ok(cli("import", "--parquet", tmp_path / "ex", "--db", new))
+    assert "2 of the documents' files changed or are gone" in " ".join(r.stderr.split())
+    rows = json.loads(ok(cli("sql", "SELECT d.path, t.text FROM documents d JOIN document_texts t USING (doc) "
+                                    "ORDER BY d.path", "--db", new, "-f", "json")).stdout)
+    assert [(os.path.basename(r["path"]), r["text"]) for r in rows] == [
+        ("a.txt", ""), ("b.txt", ""), ("c.txt", TEXT + " and still more")]

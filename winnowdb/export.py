@@ -184,7 +184,9 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
 
     Documents, fingerprints and settings are copied; texts too when exported, otherwise (with
     ``read_texts``) each document's file is read again from its path so ``compare`` can show
-    passages (a file that cannot be read gets an empty text). Returns row counts.
+    passages: only a file whose bytes still have the stored content hash; one that cannot be read
+    or has changed since it was fingerprinted gets an empty text (its passages would point at the
+    wrong characters), counted under ``texts_missing``. Returns row counts.
     """
     import duckdb
 
@@ -213,15 +215,19 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
         if "document_texts" not in names and read_texts:
             import numpy as np
 
-            docs = con.execute("SELECT doc, path FROM documents ORDER BY doc").fetchall()
-            texts = []
-            for _, path in docs:
+            docs = con.execute("SELECT doc, path, content_hash FROM documents ORDER BY doc").fetchall()
+            texts, missing = [], 0
+            for _, path, digest in docs:
                 src = read_source(Path(path))
-                texts.append("" if isinstance(src, Skipped) else src.text)
-            with registered(con, _imported_texts={"doc": np.array([d for d, _ in docs], dtype=np.int32),
+                same = not isinstance(src, Skipped) and src.content_hash == digest
+                texts.append(src.text if same else "")
+                missing += not same
+            with registered(con, _imported_texts={"doc": np.array([d for d, _, _ in docs], dtype=np.int32),
                                                   "text": np.array(texts, dtype=object)}):
                 con.execute("INSERT INTO document_texts SELECT doc, text FROM _imported_texts")
             counts["document_texts"] = len(docs)
+            if missing:
+                counts["texts_missing"] = missing
         con.commit()
     except duckdb.Error as exc:
         con.close()

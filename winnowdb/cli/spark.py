@@ -98,8 +98,14 @@ def import_cmd(
     target = db or default_db()
     with _Guard():
         counts = import_parquet(parquet, target, read_texts=not no_texts)
+    missing = counts.pop("texts_missing", 0)
     parts = ", ".join(f"{k} {v}" for k, v in counts.items())
     _console().print(f"imported {parts} -> {target}", markup=False, soft_wrap=True)
+    if missing:
+        _console(stderr=True).print(
+            f"note: {missing} of the documents' files changed or are gone since they were fingerprinted: "
+            f"their texts are not stored (compare and report show none; `check` lists them)",
+            markup=False, highlight=False)
 
 
 @app.command("import-pairs")
