@@ -46,7 +46,7 @@ CHECKS = [
         f"{r['chars']} recorded")),
     ("fingerprint spans", "check_fingerprint_spans",
      "document {doc} ({path}) has {bad_rows} fingerprints outside its text"),
-    ("document values", "check_document_values", "document {doc} ({path}) has impossible values (kind {kind!r})"),
+    ("document values", "check_document_values", "document {doc} ({path}) has impossible values: {problem}"),
 ]
 
 REQUIRED_SETTINGS = ("schema_version", "hash_version", "k", "w", "normalizer")

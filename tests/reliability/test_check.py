@@ -83,6 +83,7 @@ DAMAGE = [
     ("span-outside-text", ["UPDATE fingerprints SET end_offset = 99999999 WHERE doc = 6"], "fingerprint spans",
      "fingerprints outside its text"),
     ("bad-kind", ["UPDATE documents SET kind = 'weird' WHERE doc = 7"], "document values", "kind 'weird'"),
+    ("negative-size", ["UPDATE documents SET units = -3 WHERE doc = 7"], "document values", "units -3"),
     ("dropped-table", ["DROP TABLE document_texts"], "tables", "table document_texts is missing"),
     ("dropped-column", ["ALTER TABLE documents DROP COLUMN simhash"], "tables", "column documents.simhash is missing"),
 ]
