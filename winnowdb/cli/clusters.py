@@ -102,7 +102,7 @@ def clusters(
     min_containment: Optional[float] = typer.Option(
         None, "--min-containment", "-c", min=0.0, max=1.0,
         help="Also link two documents when either is at least this much contained in the other "
-             "(exact method only)."),
+             "(above 0, up to 1; exact method only)."),
     method: Method = typer.Option(
         Method.exact, "--method", "-m",
         help="exact: count every pair sharing fingerprints (Broder's <ID,ID,count>). super: the fast "

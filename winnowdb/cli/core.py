@@ -149,7 +149,9 @@ def query(
     file: str = typer.Argument(..., help="A file (indexed or not) to look up in the index."),
     db: Optional[str] = DbOption,
     top: int = typer.Option(10, "--top", "-n", min=0, help="Show the best N hits (0 = all)."),
-    min_shared: int = typer.Option(1, "--min-shared", min=1, help="Hide hits sharing fewer fingerprints."),
+    min_shared: int = typer.Option(1, "--min-shared", min=1,
+                                   help="Hide hits sharing fewer fingerprints (with --sketch: fewer sketch "
+                                        "fingerprints)."),
     sketch: Optional[int] = typer.Option(
         None, "--sketch", min=1, metavar="S",
         help="Rank by Broder's MIN_s resemblance estimate: compare only the S smallest fingerprints "
