@@ -352,3 +352,28 @@ def test_cli_clusters_caption_folder_covers_the_pairs_shown(tmp_path, cli, monke
     assert Path(folder).resolve() == tmp_path.resolve()
     assert str(tmp_path / "b") not in out and str(tmp_path / "a") not in out  # all shown below it
     assert "b/y.txt" in out and "a/x.txt" in out
+
+
+def test_empty_files_and_unchanged_starter_code_do_not_cluster_submissions(tmp_path, cli):
+    """Identical files that hold no usable material -- empty files, unchanged copies of the
+    starter code -- are duplicates, but they are no evidence of copying between submissions."""
+    starter = " ".join(_words(40, 120))
+    (tmp_path / "starter").mkdir()
+    (tmp_path / "starter" / "Main.txt").write_text(starter)
+    root = tmp_path / "class"
+    for i, student in enumerate(("ann", "ben", "cat")):
+        (root / student).mkdir(parents=True)
+        (root / student / "__init__.py").write_text("")
+        (root / student / "Main.txt").write_text(starter)
+        (root / student / "essay.txt").write_text(" ".join(_words(50 + i, 300)))
+    db = tmp_path / "index.duckdb"
+    assert cli("add", "--boilerplate", tmp_path / "starter", "--db", db).exit_code == 0
+    assert cli("add", "-d", "1", root, "--db", db).exit_code == 0
+    res = cli("clusters", "--db", db, "--format", "json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout) == []
+    # a real copy still clusters its two submissions, and only those
+    (root / "cat" / "essay.txt").write_text(" ".join(_words(50, 300)))
+    assert cli("add", "-d", "1", root, "--db", db).exit_code == 0
+    data = json.loads(cli("clusters", "--db", db, "--format", "json").stdout)
+    assert [sorted(Path(s).name for s in c["submissions"]) for c in data] == [["ann", "cat"]]

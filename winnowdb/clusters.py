@@ -18,7 +18,9 @@ The pipeline follows "Syntactic Clustering of the Web" (Broder, Glassman, Manass
 3. *Connected components* are the clusters (union-find, done as vectorized min-label hooking with
    pointer jumping in numpy). Clusters are of submissions, as pairs are (``add
    --submission-depth``): the nodes are submissions, linked when a document of one is linked to,
-   or folded into, a document of another; a link inside one submission links nothing. Every
+   or folded into, a document of another -- a duplicate only when it has usable material (two
+   empty files, or two unchanged copies of the starter code, link nothing); a link inside one
+   submission links nothing. Every
    document is in its submission's cluster. Where each document is its own submission (the
    default), this is Broder's clustering of documents, folded duplicates joining their
    representative's cluster.
@@ -42,7 +44,7 @@ import numpy as np
 
 from .duplicates import Representatives, representatives
 from .errors import WinnowError
-from .sketches import DEFAULT_S, DEFAULT_SUPER_LENGTH, _estimates, _super_candidates, prepared
+from .sketches import DEFAULT_S, DEFAULT_SUPER_LENGTH, USABLE, _estimates, _super_candidates, prepared
 from .sqlfiles import registered
 
 __all__ = ["METHODS", "Clustering", "cluster", "connected_components"]
@@ -170,7 +172,13 @@ def cluster(idx, *, min_resemblance: float = 0.5, min_containment: float | None 
         row_a, row_b = np.searchsorted(reps.doc, ea), np.searchsorted(reps.doc, eb)
         cross = sub_of[row_a] != sub_of[row_b]  # a link inside one submission links nothing
         ea, eb, row_a, row_b = ea[cross], eb[cross], row_a[cross], row_b[cross]
-        cluster_id, size, subs = _submission_clusters(reps, sub_of, row_a, row_b)
+        # a folded duplicate ties its submission to its representative's only when they share
+        # usable material: two empty files, or two unchanged copies of the starter code, are
+        # identical but say nothing about copying between their submissions
+        with_usable = np.unique(np.asarray(idx.store.con.execute(
+            f"SELECT DISTINCT doc FROM temp.{USABLE}").fetchnumpy()["doc"], dtype=np.int64))
+        tied = np.isin(rep_of, with_usable)
+        cluster_id, size, subs = _submission_clusters(reps, sub_of, row_a, row_b, tied)
         times["components"] = time.perf_counter() - t
 
         result = Clustering(method=method, min_resemblance=float(min_resemblance),
@@ -198,15 +206,17 @@ def _submission_index(reps: Representatives) -> np.ndarray:
 
 
 def _submission_clusters(reps: Representatives, sub_of: np.ndarray, row_a: np.ndarray,
-                         row_b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                         row_b: np.ndarray, tied: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(cluster id, cluster size in documents, cluster size in submissions) of every document.
 
     Nodes are submissions; edges are the links between documents of two submissions (rows
-    ``row_a[i]``, ``row_b[i]`` of ``reps``) and every folded duplicate's tie to its
-    representative. A cluster's id is its smallest doc id.
+    ``row_a[i]``, ``row_b[i]`` of ``reps``) and the tie of every folded duplicate to its
+    representative, where ``tied`` (default: all) says so. A cluster's id is its smallest doc id.
     """
     n = int(sub_of.max()) + 1 if sub_of.shape[0] else 0
     rep_row = np.searchsorted(reps.doc, reps.fingerprint)
+    if tied is not None:
+        rep_row = np.where(tied, rep_row, np.arange(rep_row.shape[0]))
     labels = connected_components(n, np.concatenate((sub_of[row_a], sub_of)),
                                   np.concatenate((sub_of[row_b], sub_of[rep_row])))
     first_doc = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
