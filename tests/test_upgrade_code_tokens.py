@@ -90,6 +90,9 @@ def test_upgrade_refingerprints_old_code_so_new_copies_match_again(years, tmp_pa
         pairs.close()
     assert not [p for p in before if {p["a"], p["b"]} == {original, copy}]  # the copy is missed
 
+    ok(cli("clusters", "--db", db))  # a stored clusters snapshot names every document
+    clustered = {r[0] for r in duckdb.connect(str(db), read_only=True).execute("SELECT doc FROM clusters").fetchall()}
+    ids_before = {p: v["doc"] for p, v in _rows(db).items()}
     r = ok(cli("upgrade", "--db", db))  # all code is redone: the 7 old files and this year's copy
     assert f"8 code documents fingerprinted again with this winnowdb's code tokenizer " \
            f"(the first code tokenizer -> {TOKENS_VERSION})" in r.stdout
@@ -108,6 +111,11 @@ def test_upgrade_refingerprints_old_code_so_new_copies_match_again(years, tmp_pa
         assert now["added_at"] == was["added_at"] and now["text"] == was["text"], path
         if was["row"]["normalizer"] == "text":  # text was not touched at all
             assert now["doc"] == aged[path]["doc"]
+    assert {p: v["doc"] for p, v in upgraded.items()} == ids_before  # every document keeps its id ...
+    con = duckdb.connect(str(db), read_only=True)
+    assert {r[0] for r in con.execute("SELECT doc FROM clusters").fetchall()} == clustered  # ... and its row
+    assert con.execute("SELECT COUNT(*) FROM settings WHERE key = 'max_removed_doc'").fetchall()[0][0] == 0
+    con.close()
 
     r = ok(cli("check", "--db", db))
     assert r.stdout.startswith("ok:") and "note:" not in r.stderr

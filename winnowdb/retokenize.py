@@ -5,9 +5,10 @@ settings the version its code was tokenized with. After a winnowdb update change
 code added from then on is tokenized differently and matches the stored code less well -- this
 year's submissions would silently stop matching last year's. ``retokenize_code`` (run by
 ``winnowdb upgrade``) redoes every code document from ``document_texts``, so the original files
-are not needed. Documents are replaced in batches that each commit (as ``add`` replaces a changed
-file: same path, submission, label and kind, a new document id); the new version is recorded only
-after the last batch, so an interrupted run leaves a consistent index and is simply run again.
+are not needed. Documents are rewritten in batches that each commit, keeping their ids, paths,
+submissions, labels, kinds and dates (so the stored ``clusters`` snapshot keeps naming them); the
+new version is recorded only after the last batch, so an interrupted run leaves a consistent index
+and is simply run again.
 """
 from __future__ import annotations
 
@@ -54,7 +55,6 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
     if on_start:
         on_start(len(rows), sum(r[1] for r in rows))
     settings = store.settings
-    next_id = store.next_doc_id()
     done = 0
     start = 0
     while start < len(rows):
@@ -75,7 +75,7 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
             name, norm, fps = fingerprint_source(text, settings, path=path, language=language,
                                                  every_kgram=kind == "boilerplate")
             batch.docs.append(dict(
-                doc=next_id, path=path, submission=submission, label=label, kind=kind, added_at=added_at,
+                doc=doc, path=path, submission=submission, label=label, kind=kind, added_at=added_at,
                 replaces=doc, normalizer=name, content_hash=content_hash,
                 normalized_hash=normalized_hash(norm),
                 encoding=encoding, bytes=size, chars=len(text), units=len(norm),
@@ -83,13 +83,12 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
             batch.replaced.append(doc)
             batch.texts.append(text)
             batch.fps.append(fps)
-            next_id += 1
             if on_doc:
                 on_doc(path, len(text))
         if len(batch):
             documents, texts, fingerprints = batch.tables()
             with deferred_interrupt():
-                store.write_batch(documents, texts, fingerprints, batch.replaced)
+                store.write_batch(documents, texts, fingerprints, batch.replaced, same_ids=True)
         done += len(docs)
     with deferred_interrupt():
         store.set_setting("code_tokens_version", TOKENS_VERSION)

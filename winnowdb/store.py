@@ -333,15 +333,16 @@ class Store:
             for sql in statements:
                 con.execute(sql)
 
-    def write_batch(self, documents, texts, fingerprints, replaced: list[int]) -> None:
-        """Replace ``replaced`` doc ids and insert a batch in one transaction.
+    def write_batch(self, documents, texts, fingerprints, replaced: list[int], *, same_ids: bool = False) -> None:
+        """Replace ``replaced`` doc ids and insert a batch in one transaction. ``same_ids``: the
+        batch rewrites those very documents under their own ids (``_delete_docs(rewritten=True)``).
 
         The tables are Arrow tables or dicts of equal-length numpy arrays (column name -> array,
         in the table's column order); DuckDB scans either in bulk. (Building Arrow arrays makes
         pyarrow import pandas, which costs a quarter of a second of every ``add``.)"""
         with self._transaction() as con:
             if replaced:
-                self._delete_docs(_doc_ids(replaced))
+                self._delete_docs(_doc_ids(replaced), rewritten=same_ids)
             self._with_tables(con, {"_new_documents": documents, "_new_texts": texts,
                                     "_new_fingerprints": fingerprints},
                               ["INSERT INTO documents SELECT * FROM _new_documents",
@@ -383,14 +384,18 @@ class Store:
                 except (duckdb.Error, RuntimeError):
                     pass
 
-    def _delete_docs(self, docs_table) -> None:
+    def _delete_docs(self, docs_table, *, rewritten: bool = False) -> None:
         """Delete documents inside the caller's transaction: their fingerprints, texts, rows of
         the clusters snapshot, and the documents; the highest id removed is remembered
-        (``next_doc_id`` never gives it again)."""
+        (``next_doc_id`` never gives it again). ``rewritten``: the same documents are written
+        again under the same ids (``upgrade``), so their clusters rows stay and no id is retired."""
         statements = [
             "DELETE FROM fingerprints WHERE doc IN (SELECT doc FROM _gone)",
             "DELETE FROM document_texts WHERE doc IN (SELECT doc FROM _gone)",
             "DELETE FROM documents WHERE doc IN (SELECT doc FROM _gone)"]
+        if rewritten:
+            self._with_tables(self.con, {"_gone": docs_table}, statements)
+            return
         if "clusters" in table_names(self.con):
             statements.append("DELETE FROM clusters WHERE doc IN (SELECT doc FROM _gone)")
         top = int(docs_table["doc"].max()) if len(docs_table["doc"]) else 0
