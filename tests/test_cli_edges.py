@@ -11,6 +11,16 @@ from conftest import ok, one_line_error, random_words
 TEXT = " ".join(random_words(21, 150))
 
 
+def _indexed(cli, tmp_path, names=("a.txt", "b.txt"), *add_options):
+    """(root, db, add result): files holding TEXT in tmp_path/docs, indexed with ``add_options``."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    for name in names:
+        (root / name).write_text(TEXT)
+    db = tmp_path / "index.duckdb"
+    return root, db, ok(cli("add", root, *add_options, "--db", db))
+
+
 def test_a_file_name_that_is_not_utf8_is_skipped_and_the_rest_indexed(cli, tmp_path):
     root = tmp_path / "docs"
     root.mkdir()
@@ -39,22 +49,13 @@ def test_an_index_inside_the_folder_it_indexes_is_not_a_document(cli, tmp_path, 
 
 
 def test_empty_sql_is_a_one_line_error(cli, tmp_path):
-    root = tmp_path / "docs"
-    root.mkdir()
-    (root / "a.txt").write_text(TEXT)
-    db = tmp_path / "index.duckdb"
-    ok(cli("add", root, "--db", db))
+    root, db, _ = _indexed(cli, tmp_path, ("a.txt",))
     for statement in ("", "   ", ";"):
         one_line_error(cli("sql", statement, "--db", db), "no SQL statement")
 
 
 def test_remove_names_the_paths_that_matched_nothing(cli, tmp_path):
-    root = tmp_path / "docs"
-    root.mkdir()
-    (root / "a.txt").write_text(TEXT)
-    (root / "b.txt").write_text(TEXT)
-    db = tmp_path / "index.duckdb"
-    ok(cli("add", root, "--db", db))
+    root, db, _ = _indexed(cli, tmp_path)
     r = cli("remove", root / "a.txt", root / "nope.txt", "--db", db)
     assert r.exit_code == 1
     assert "removed" in r.stdout and "a.txt" in r.stdout
@@ -64,12 +65,7 @@ def test_remove_names_the_paths_that_matched_nothing(cli, tmp_path):
 
 
 def test_a_mistyped_new_label_is_noted(cli, tmp_path):
-    root = tmp_path / "docs"
-    root.mkdir()
-    (root / "a.txt").write_text(TEXT)
-    (root / "b.txt").write_text(TEXT)
-    db = tmp_path / "index.duckdb"
-    ok(cli("add", root, "--label", "2026", "--db", db))
+    root, db, _ = _indexed(cli, tmp_path, ("a.txt", "b.txt"), "--label", "2026")
     r = ok(cli("pairs", "--new", "2062", "--db", db, "-f", "json"))
     assert json.loads(r.stdout) == []
     assert "no document is labelled '2062' (labels in the index: 2026)" in " ".join(r.stderr.split())
@@ -78,12 +74,7 @@ def test_a_mistyped_new_label_is_noted(cli, tmp_path):
 
 
 def test_query_notes_a_file_changed_since_it_was_indexed(cli, tmp_path):
-    root = tmp_path / "docs"
-    root.mkdir()
-    (root / "a.txt").write_text(TEXT)
-    (root / "b.txt").write_text(TEXT)
-    db = tmp_path / "index.duckdb"
-    ok(cli("add", root, "--db", db))
+    root, db, _ = _indexed(cli, tmp_path)
     assert "changed on disk" not in ok(cli("query", root / "a.txt", "--db", db)).stderr
     (root / "a.txt").write_text("completely different words about astronomy and planets")
     r = ok(cli("query", root / "a.txt", "--db", db))
@@ -109,12 +100,7 @@ def test_language_aliases_match_detected_files_and_unknown_names_fail(cli, tmp_p
 
 
 def test_re_adding_a_folder_notes_indexed_files_that_are_gone(cli, tmp_path):
-    root = tmp_path / "docs"
-    root.mkdir()
-    (root / "a.txt").write_text(TEXT)
-    (root / "b.txt").write_text(TEXT)
-    db = tmp_path / "index.duckdb"
-    r = ok(cli("add", root, "--db", db))
+    root, db, r = _indexed(cli, tmp_path)
     assert "no longer exist" not in r.stderr
     (root / "b.txt").rename(root / "c.txt")  # renamed: the old path stays indexed until removed
     r = ok(cli("add", root, "--db", db))
@@ -162,12 +148,7 @@ def test_language_names_resolve_like_extensions_and_text_indexes_refuse_a_langua
 def test_import_pairs_refuses_the_index_own_tables(cli, tmp_path):
     import duckdb
 
-    root = tmp_path / "docs"
-    root.mkdir()
-    (root / "a.txt").write_text(TEXT)
-    (root / "b.txt").write_text(TEXT)
-    db = tmp_path / "index.duckdb"
-    ok(cli("add", root, "--db", db))
+    root, db, _ = _indexed(cli, tmp_path)
     out = tmp_path / "pairs-out"
     out.mkdir()
     con = duckdb.connect(str(db), read_only=True)
