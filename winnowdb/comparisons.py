@@ -112,7 +112,8 @@ def compare_many(idx: "Index", pairs: list[tuple[str | os.PathLike, str | os.Pat
                      "resemblance": shared / (na + nb - shared) if na + nb - shared else 0.0}
             passages = merge_matches(matches, idx.w)
             if passages:
-                passages = extend_passages(passages, texts.edges(sa), texts.edges(sb))
+                passages = extend_passages(passages, texts.edges(sa, {p.doc_a for p in passages}),
+                                           texts.edges(sb, {p.doc_b for p in passages}))
             out.append(Comparison(sa, sb, passages, score))
     return out
 
@@ -138,13 +139,14 @@ class _TextSides:
                 if family == "text":
                     self.text_files.add(side.name)
 
-    def edges(self, side) -> dict:
-        """doc id -> ``TextEdges`` of ``side``'s text documents (not longer than EXTEND_MAX_CHARS)."""
+    def edges(self, side, docs: set[int]) -> dict:
+        """doc id -> ``TextEdges`` of those of ``side``'s documents ``docs`` that are text (and not
+        longer than EXTEND_MAX_CHARS)."""
         from .indexer import kgram_window
         from .normalize import normalize_text
         from .passages import TextEdges
 
         k, w = kgram_window("text", self.settings)
         return {doc: TextEdges(text, normalize_text(text), k, w) for doc, text in side.texts.items()
-                if len(text) <= EXTEND_MAX_CHARS
+                if doc in docs and len(text) <= EXTEND_MAX_CHARS
                 and (doc in self.text_docs if doc >= 0 else side.name in self.text_files)}
