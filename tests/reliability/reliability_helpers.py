@@ -61,19 +61,38 @@ class Measured:
     seconds: float
 
 
+#: runs argv[2:] as a child of this small process and writes the child's peak resident memory
+#: (its ``wait4`` rusage, workers included) to the file argv[1]. A process forked from pytest
+#: would not do: Linux keeps a process's peak RSS across exec, so it would count the copy of the
+#: test process it began as (hundreds of MB after tests that run the indexer in process).
+_MEASURE = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as fh:
+    fh.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def run_measured(args: list[str], *, cmd: list[str] = WINNOWDB, cwd=None, env=None,
                  timeout: float = 600) -> Measured:
-    """Run the CLI and measure the child's own peak resident memory (``wait4``'s rusage)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    """Run the CLI and measure its peak resident memory (workers included; see ``_MEASURE``)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryDirectory() as tmp:
+        peak_file = os.path.join(tmp, "peak")
         t0 = time.perf_counter()
-        p = subprocess.Popen([*cmd, *map(str, args)], cwd=cwd, env=env, stdout=out, stderr=err)
+        p = subprocess.Popen([sys.executable, "-c", _MEASURE, peak_file, *cmd, *map(str, args)], cwd=cwd,
+                             env=env, stdout=out, stderr=err, start_new_session=True)
         deadline = t0 + timeout
         while True:
             pid, status, usage = os.wait4(p.pid, os.WNOHANG)
             if pid:
                 break
             if time.perf_counter() > deadline:
-                p.kill()
+                os.killpg(p.pid, 9)  # the launcher and the command it runs
                 pid, status, usage = os.wait4(p.pid, 0)
                 raise TimeoutError(f"{args} took more than {timeout}s")
             time.sleep(0.02)
@@ -81,7 +100,8 @@ def run_measured(args: list[str], *, cmd: list[str] = WINNOWDB, cwd=None, env=No
         p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        rss_kb = usage.ru_maxrss  # kilobytes on Linux
+        with open(peak_file) as fh:
+            rss_kb = int(fh.read())  # kilobytes on Linux
         if sys.platform == "darwin":
             rss_kb /= 1024
         return Measured(p.returncode, out.read().decode(), err.read().decode(), rss_kb / 1024, seconds)
