@@ -9,15 +9,16 @@
 -- Parameters: $max_df (BIGINT, or NULL for the default: the rule of the default_max_df view,
 -- computed here from the same counts), $min_shared (BIGINT), $new_label (VARCHAR or NULL: when set, only
 -- pairs with at least one side labelled $new_label; archive mode never compares old with old;
--- a submission whose files carry different labels counts under the largest).
+-- a submission is new when any of its files carries $new_label).
 -- Columns: a, b (submission names; a < b), shared, fingerprints_a, fingerprints_b,
 -- containment_a (shared / fingerprints_a), containment_b, resemblance (shared / union).
 WITH subs AS (
     SELECT doc, kind, label, submission, MIN(doc) OVER (PARTITION BY submission) AS sub
     FROM documents
 ),
-names AS (  -- one row per submission; its label is its files' (the largest, should they differ)
-    SELECT sub, MIN(submission) AS submission, MAX(label) AS label FROM subs WHERE kind = 'document' GROUP BY sub
+names AS (  -- one row per submission; new (archive mode) when any of its files is labelled $new_label
+    SELECT sub, MIN(submission) AS submission, COALESCE(BOOL_OR(label = $new_label), FALSE) AS is_new
+    FROM subs WHERE kind = 'document' GROUP BY sub
 ),
 boilerplate AS (
     SELECT DISTINCT f.hash
@@ -62,7 +63,7 @@ sizes AS (
     SELECT sub, COUNT(*) AS n FROM usable GROUP BY sub
 ),
 joinable AS (
-    SELECT u.hash, u.sub, n.label
+    SELECT u.hash, u.sub, n.is_new
     FROM usable u
     JOIN names n ON n.sub = u.sub
     WHERE u.df >= 2
@@ -71,7 +72,7 @@ counted AS (
     SELECT x.sub AS sa, y.sub AS sb, COUNT(*) AS shared
     FROM joinable x
     JOIN joinable y ON x.hash = y.hash AND x.sub < y.sub
-    WHERE $new_label IS NULL OR x.label = $new_label OR y.label = $new_label
+    WHERE $new_label IS NULL OR x.is_new OR y.is_new
     GROUP BY x.sub, y.sub
     HAVING COUNT(*) >= $min_shared
 ),

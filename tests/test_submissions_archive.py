@@ -468,3 +468,21 @@ def test_a_late_file_added_with_the_depth_takes_its_submissions_label(tmp_path, 
     pairs = json.loads(cli("pairs", "--db", db, "-f", "json").stdout)
     assert len(pairs) == 1 and all(0 < p[c] <= 1 for p in pairs for c in ("containment_a", "containment_b"))
     assert len(json.loads(cli("pairs", "--new", "2024", "--db", db, "-f", "json").stdout)) == 1
+
+
+def test_a_submission_is_new_when_any_of_its_files_carries_the_label(tmp_path, cli):
+    import json
+
+    from conftest import random_words
+
+    root = tmp_path / "class"
+    for student, seed in (("s1", 1), ("s2", 1)):  # s2 copied s1
+        (root / student).mkdir(parents=True)
+        (root / student / "x.txt").write_text(" ".join(random_words(seed, 150)))
+    db = tmp_path / "index.duckdb"
+    assert cli("add", "-d", "1", "--label", "old", root, "--db", db).exit_code == 0
+    (root / "s1" / "y.txt").write_text(" ".join(random_words(7, 150)))
+    assert cli("add", "--label", "new", root / "s1" / "y.txt", "--db", db).exit_code == 0
+    for label in ("new", "old"):  # s1 holds files of both labels: it is new for both
+        pairs = json.loads(cli("pairs", "--new", label, "--db", db, "-f", "json").stdout)
+        assert [(Path(p["a"]).name, Path(p["b"]).name) for p in pairs] == [("s1", "s2")], label
