@@ -163,3 +163,16 @@ def test_views_are_listed_once_and_a_stale_definition_is_not_used(tmp_path, cli)
     con.close()
     rows = json.loads(ok(cli("sql", "SELECT a FROM pairs", "--db", db, "-f", "json")).stdout)
     assert rows and rows[0]["a"].endswith("a.txt")
+    # ... or another version stored its views with a digest that vouches for them
+    import hashlib
+
+    con = duckdb.connect(str(db))
+    con.execute("CREATE OR REPLACE VIEW pairs AS SELECT 'other' AS a")
+    stored = con.execute("SELECT view_name, sql FROM duckdb_views() WHERE NOT internal AND NOT temporary "
+                         "AND schema_name = 'main' AND view_name IN ('boilerplate_hashes', 'default_max_df', "
+                         "'document_fingerprints', 'fingerprint_df', 'pairs') ORDER BY view_name").fetchall()
+    other = hashlib.blake2b(repr(stored).encode(), digest_size=16).hexdigest()  # right for its views
+    con.execute("UPDATE settings SET value = ? WHERE key = 'views_digest'", [other])
+    con.close()
+    rows = json.loads(ok(cli("sql", "SELECT a FROM pairs", "--db", db, "-f", "json")).stdout)
+    assert rows and rows[0]["a"].endswith("a.txt")

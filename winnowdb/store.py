@@ -166,10 +166,11 @@ class Store:
     def _create_views(self, temporary: bool = False) -> None:
         """(Re)create the convenience views with this version's definitions.
 
-        Writable opens store them in the index, and a digest of the stored definitions as DuckDB
-        keeps them (setting ``views_digest``). A read-only open whose stored views no longer have
-        that digest (another winnowdb version rewrote them since, or the index predates the
-        digest) creates this version's views as temporary views of the connection, which take
+        Writable opens store them in the index, and a digest of this version's view SQL and of
+        the stored definitions as DuckDB keeps them (setting ``views_digest``). A read-only open
+        whose digest differs (another winnowdb version wrote its views since, with or without a
+        digest, or the index predates it) creates this version's views as temporary views of the
+        connection, which take
         precedence over the stored ones -- so an index last written by another winnowdb version
         is always read with this version's views, and one written by this version lists each
         view once in ``SHOW TABLES``.
@@ -188,14 +189,15 @@ class Store:
             self.set_setting(VIEWS_DIGEST, digest)
 
     def _views_digest(self, names: list[str]) -> str:
-        """A digest of the stored (not temporary) definitions of the views ``names``."""
+        """A digest of this version's view SQL and of the stored (not temporary) definitions of
+        the views ``names``: it matches only views this version stored and nobody changed since."""
         import hashlib
 
         rows = self.con.execute(
             "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal AND NOT temporary "
             "AND database_name = current_database() AND schema_name = 'main' "
             "AND view_name IN (SELECT UNNEST(?::VARCHAR[])) ORDER BY view_name", [names]).fetchall()
-        return hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()
+        return hashlib.blake2b(repr((sqlfiles.index_views(), rows)).encode(), digest_size=16).hexdigest()
 
     def _read_settings(self) -> dict[str, str]:
         return dict(self.con.execute("SELECT key, value FROM settings").fetchall())
