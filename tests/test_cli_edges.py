@@ -178,3 +178,13 @@ def test_import_reads_back_only_texts_whose_files_are_unchanged(cli, tmp_path):
                                     "ORDER BY d.path", "--db", new, "-f", "json")).stdout)
     assert [(os.path.basename(r["path"]), r["text"]) for r in rows] == [
         ("a.txt", ""), ("b.txt", ""), ("c.txt", TEXT + " and still more")]
+
+
+def test_a_refused_language_creates_no_index(cli, tmp_path):
+    (tmp_path / "s.txt").write_text(TEXT)
+    db = tmp_path / "index.duckdb"
+    one_line_error(cli("add", tmp_path / "s.txt", "--language", "python", "--normalizer", "text", "--db", db),
+                   "--language needs an index that tokenizes code")
+    one_line_error(cli("add", tmp_path / "s.txt", "--language", "output", "--db", db), "not a programming language")
+    one_line_error(cli("add", tmp_path / "s.txt", "--language", "klingon", "--db", db), "unknown language")
+    assert not db.exists()

@@ -127,10 +127,14 @@ def canonical_language(name: str) -> str:
     except ClassNotFound:
         raise ValueError(f"unknown language {name!r}: use python, java, c, cpp, javascript, go, csharp, "
                          f"rust, kotlin or another Pygments lexer name") from None
-    if lexer.name == "Text only":
+    if type(lexer).__name__ in _NOT_CODE:
         raise ValueError(f"{name!r} is not a programming language: without --language, files that are "
                          f"not code are read as text")
     return _by_lexer().get(lexer.name, lexer.aliases[0] if lexer.aliases else key)
+
+
+#: Pygments lexers that do not split text into tokens (a whole file would be one token)
+_NOT_CODE = frozenset({"TextLexer", "OutputLexer", "RawTokenLexer"})
 
 
 @lru_cache(maxsize=None)
