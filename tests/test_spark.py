@@ -12,6 +12,8 @@ need no Spark at all.
 """
 from __future__ import annotations
 
+import os
+
 import concurrent.futures as cf
 import json
 import shutil
@@ -580,8 +582,9 @@ def test_spark_fingerprint_job_stores_a_file_listed_twice_once(spark, corpus, tm
 
     essays = sorted((corpus / "essays").iterdir())[:3]
     lst = tmp_path / "files.txt"
+    rel = os.path.relpath(essays[2])  # the same file by a relative path (the driver's working directory)
     lst.write_text("\n".join([str(essays[0]), str(essays[1]), str(essays[2]), str(essays[0]),
-                              str(essays[1].parent / "." / essays[1].name)]) + "\n", encoding="utf-8")
+                              str(essays[1].parent / "." / essays[1].name), rel]) + "\n", encoding="utf-8")
     out = tmp_path / "fp"
     manifest = jobs.fingerprint(spark, str(lst), str(out), buckets=2, partitions=4)
     con = duckdb.connect()

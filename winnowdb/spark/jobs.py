@@ -191,10 +191,15 @@ def _one_batch(store, listed, doc_cols, types, texts, language, add_paths, np, p
 
 
 def _path_key(path: str) -> str:
-    """A listed path as compared for duplicates (``./a.txt`` and ``a.txt`` are one file)."""
+    """A listed path as compared for duplicates: ``./a.txt``, ``a.txt`` and its absolute path are
+    one file (a relative path is taken from the driver's working directory, as a local Spark's
+    executors take it). URIs (``hdfs://...``) are compared as written, normalized."""
+    import os
     import posixpath
 
-    return posixpath.normpath(path)
+    if "://" in path:
+        return posixpath.normpath(path)
+    return os.path.abspath(path)
 
 
 def _read_list(spark, filelist: str, kind: str):
