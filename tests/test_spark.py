@@ -12,10 +12,9 @@ need no Spark at all.
 """
 from __future__ import annotations
 
-import os
-
 import concurrent.futures as cf
 import json
+import os
 import shutil
 from pathlib import Path
 
