@@ -8,6 +8,7 @@ different token stream would scramble it). Text documents are left as they are.
 """
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -182,3 +183,25 @@ def test_an_index_without_code_needs_no_upgrade(tmp_path, cli):
     r = ok(cli("check", "--db", db))
     assert "note:" not in r.stderr
     assert "nothing to do" in ok(cli("upgrade", "--db", db)).stdout
+
+
+def test_upgrade_reads_stored_code_with_lone_cr_line_ends_as_lines(tmp_path, cli):
+    """Code stored by an older winnowdb with classic Mac line ends (a lone CR) was one line, so
+    its first line comment swallowed the file (no fingerprints). The tokenizer version that reads
+    a lone CR as a line end makes upgrade redo it from the stored text, which then matches."""
+    code = ("# a comment first\r" + "".join(f"def f{i}(n):\r    total = {i}\r    for j in range(n):\r"
+                                            f"        total += j * {i}\r    return total\r\r" for i in range(6)))
+    (tmp_path / "mac.py").write_bytes(code.encode())
+    (tmp_path / "unix.py").write_bytes(code.replace("\r", "\n").encode())
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", tmp_path / "mac.py", "--db", db))
+    con = duckdb.connect(str(db))  # as an older winnowdb stored it: CRs kept, no fingerprints
+    con.execute("UPDATE document_texts SET text = ?", [code])
+    con.execute("DELETE FROM fingerprints")
+    con.execute("UPDATE documents SET fingerprints = 0, units = 1")
+    con.execute("UPDATE settings SET value = 'code-tokens-v2' WHERE key = 'code_tokens_version'")
+    con.close()
+    ok(cli("upgrade", "--db", db))
+    ok(cli("add", tmp_path / "unix.py", "--db", db))
+    pairs = json.loads(ok(cli("pairs", "--db", db, "-f", "json")).stdout)
+    assert len(pairs) == 1 and pairs[0]["containment_a"] == 1.0 and pairs[0]["containment_b"] == 1.0

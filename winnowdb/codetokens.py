@@ -23,7 +23,9 @@ __all__ = ["normalize_code", "IDENT", "NUMBER", "STRING"]
 
 #: names the tokenizer's output; bump when the units of some code change (stored as the setting
 #: ``code_tokens_version`` of new indexes: code fingerprints of two versions may not match)
-TOKENS_VERSION = "code-tokens-v2"  # v2: string literals kept as STRING, floats one NUMBER, fixed keywords
+# v2: string literals kept as STRING, floats one NUMBER, fixed keywords; v3: a lone CR (classic
+# Mac line end) ends a line, so a line comment no longer runs to the end of such a file
+TOKENS_VERSION = "code-tokens-v3"
 
 # unit ids of the token classes (above every code point, below any 64-bit word hash in practice)
 IDENT = 0x110001

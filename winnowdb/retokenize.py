@@ -49,6 +49,7 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
     from .indexer import _Batch, fingerprint_source, normalized_hash
     from .interrupts import deferred_interrupt
     from .max_df import remember as remember_max_df
+    from .sources import lone_cr_as_lf
 
     rows = store.con.execute(
         "SELECT doc, chars FROM documents WHERE normalizer LIKE 'code:%' ORDER BY doc").fetchall()
@@ -71,6 +72,7 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
         for (doc, path, submission, label, kind, normalizer, content_hash, encoding, size, added_at,
              simhash, text) in docs:
             language = normalizer.split(":", 1)[1]
+            text = lone_cr_as_lf(text)  # as files are read now (same length: offsets hold)
             # code is never stored in segments (segmented.is_huge is for prose), so one pass does
             name, norm, fps = fingerprint_source(text, settings, path=path, language=language,
                                                  every_kgram=kind == "boilerplate")

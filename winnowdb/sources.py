@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterator, Union
 
 __all__ = ["Source", "Skipped", "iter_files", "read_source", "read_query_file", "decode_bytes", "content_hash",
-           "name_problem", "require_storable_name"]
+           "name_problem", "require_storable_name", "lone_cr_as_lf"]
 
 #: Files larger than this are skipped with a note (they would not fit the in-memory pipeline).
 MAX_FILE_BYTES = 256 * 1024 * 1024
