@@ -118,10 +118,15 @@ def compare_many(idx: "Index", pairs: list[tuple[str | os.PathLike, str | os.Pat
     return out
 
 
+#: characters of text whose ``TextEdges`` are kept for the next pairs (a side in many pairs of a
+#: report is normalized once); the least recently used are dropped beyond it (~40 bytes a character)
+EDGES_CACHE_CHARS = 10_000_000
+
+
 class _TextSides:
     """Which documents of the compared sides are text (the only ones whose passages are grown:
     code tokens and words are whole units, so their passages never end mid-word), and their
-    ``passages.TextEdges``, built for one pair at a time (memory stays that of one pair)."""
+    ``passages.TextEdges``, kept in a cache bounded by ``EDGES_CACHE_CHARS``."""
 
     def __init__(self, idx: "Index", sides: dict, language: str | None = None) -> None:
         from .indexer import choose_normalizer
@@ -138,6 +143,10 @@ class _TextSides:
                 family, _ = choose_normalizer(self.settings.get("normalizer", "text"), side.paths[-1], language)
                 if family == "text":
                     self.text_files.add(side.name)
+        from collections import OrderedDict
+
+        self._cache: OrderedDict = OrderedDict()  # (side name or "", doc) -> (chars, TextEdges)
+        self._chars = 0
 
     def edges(self, side, docs: set[int]) -> dict:
         """doc id -> ``TextEdges`` of those of ``side``'s documents ``docs`` that are text (and not
@@ -147,6 +156,18 @@ class _TextSides:
         from .passages import TextEdges
 
         k, w = kgram_window("text", self.settings)
-        return {doc: TextEdges(text, normalize_text(text), k, w) for doc, text in side.texts.items()
-                if doc in docs and len(text) <= EXTEND_MAX_CHARS
-                and (doc in self.text_docs if doc >= 0 else side.name in self.text_files)}
+        out = {}
+        for doc, text in side.texts.items():
+            if doc not in docs or len(text) > EXTEND_MAX_CHARS or \
+                    not (doc in self.text_docs if doc >= 0 else side.name in self.text_files):
+                continue
+            key = ("" if doc >= 0 else side.name, doc)
+            if key in self._cache:
+                self._cache.move_to_end(key)
+            else:
+                self._cache[key] = (len(text), TextEdges(text, normalize_text(text), k, w))
+                self._chars += len(text)
+                while self._chars > EDGES_CACHE_CHARS and len(self._cache) > 1:
+                    self._chars -= self._cache.popitem(last=False)[1][0]
+            out[doc] = self._cache[key][1]
+        return out
