@@ -582,10 +582,12 @@ def test_spark_fingerprint_job_stores_a_file_listed_twice_once(spark, corpus, tm
     essays = sorted((corpus / "essays").iterdir())[:3]
     lst = tmp_path / "files.txt"
     rel = os.path.relpath(essays[2])  # the same file by a relative path (the driver's working directory)
+    (tmp_path / "linked").symlink_to(essays[0].parent)  # ... and through a linked folder
     lst.write_text("\n".join([str(essays[0]), str(essays[1]), str(essays[2]), str(essays[0]),
-                              str(essays[1].parent / "." / essays[1].name), rel]) + "\n", encoding="utf-8")
+                              str(essays[1].parent / "." / essays[1].name), rel,
+                              str(tmp_path / "linked" / essays[0].name)]) + "\n", encoding="utf-8")
     out = tmp_path / "fp"
-    manifest = jobs.fingerprint(spark, str(lst), str(out), buckets=2, partitions=4)
+    manifest = jobs.fingerprint(spark, str(lst), str(out), buckets=2, partitions=16)
     con = duckdb.connect()
     from winnowdb.export import duckdb_views
 

@@ -205,3 +205,20 @@ def test_upgrade_reads_stored_code_with_lone_cr_line_ends_as_lines(tmp_path, cli
     ok(cli("add", tmp_path / "unix.py", "--db", db))
     pairs = json.loads(ok(cli("pairs", "--db", db, "-f", "json")).stdout)
     assert len(pairs) == 1 and pairs[0]["containment_a"] == 1.0 and pairs[0]["containment_b"] == 1.0
+
+
+def test_code_added_to_an_index_without_code_is_not_called_old(tmp_path, cli):
+    """An index made by an older winnowdb that holds no code yet takes this version's code
+    tokenizer when code is first added (its old code_tokens_version made new code look stale)."""
+    (tmp_path / "essay.txt").write_text("words about tides and the moon and the sea " * 20)
+    (tmp_path / "a.py").write_text("def f(n):\n    return sum(i * i for i in range(n))\n" * 5)
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", tmp_path / "essay.txt", "--db", db))
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE settings SET value = 'code-tokens-v1' WHERE key = 'code_tokens_version'")
+    con.close()
+    r = ok(cli("add", tmp_path / "a.py", "--db", db))
+    assert "older winnowdb" not in r.stderr
+    r = ok(cli("check", "--db", db))
+    assert "older code tokenizer" not in r.stderr
+    assert "nothing to do" in ok(cli("upgrade", "--db", db)).stdout

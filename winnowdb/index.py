@@ -114,6 +114,7 @@ class Index:
         from .max_df import remember as remember_max_df
 
         language = self._language(language)
+        self._code_tokens_version_if_no_code()
         summary = add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
                             submission_depth=submission_depth, language=language, on_start=on_start,
                             on_file=on_file, jobs=jobs)
@@ -123,6 +124,15 @@ class Index:
                 remember_max_df(self.store, on_compute=on_finish)
             summary.seconds += time.perf_counter() - t0
         return summary
+
+    def _code_tokens_version_if_no_code(self) -> None:
+        """An index holding no code yet records this winnowdb's code tokenizer before code is
+        added (else code added now would count as tokenized by the version it records)."""
+        from .codetokens import TOKENS_VERSION
+
+        if self.store.settings.get("code_tokens_version") != TOKENS_VERSION and not self.store.con.execute(
+                "SELECT COUNT(*) FROM documents WHERE normalizer LIKE 'code:%'").fetchall()[0][0]:
+            self.store.set_setting("code_tokens_version", TOKENS_VERSION)
 
     def stale_code_tokens(self) -> bool:
         """Whether the index holds code fingerprinted by an older code tokenizer than this one

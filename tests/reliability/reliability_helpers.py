@@ -66,13 +66,16 @@ class Measured:
 #: would not do: Linux keeps a process's peak RSS across exec, so it would count the copy of the
 #: test process it began as (hundreds of MB after tests that run the indexer in process).
 _MEASURE = """
-import os, sys
+import os, signal, sys
 pid = os.fork()
 if pid == 0:
     os.execvp(sys.argv[2], sys.argv[2:])
 _, status, usage = os.wait4(pid, 0)
 with open(sys.argv[1], "w") as fh:
     fh.write(str(usage.ru_maxrss))
+if os.WIFSIGNALED(status):  # die the same way, so the caller sees the signal
+    signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+    os.kill(os.getpid(), os.WTERMSIG(status))
 sys.exit(os.waitstatus_to_exitcode(status))
 """
 
@@ -87,15 +90,18 @@ def run_measured(args: list[str], *, cmd: list[str] = WINNOWDB, cwd=None, env=No
         p = subprocess.Popen([sys.executable, "-c", _MEASURE, peak_file, *cmd, *map(str, args)], cwd=cwd,
                              env=env, stdout=out, stderr=err, start_new_session=True)
         deadline = t0 + timeout
-        while True:
-            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                os.killpg(p.pid, 9)  # the launcher and the command it runs
-                pid, status, usage = os.wait4(p.pid, 0)
-                raise TimeoutError(f"{args} took more than {timeout}s")
-            time.sleep(0.02)
+        try:
+            while True:
+                pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.perf_counter() > deadline:
+                    raise TimeoutError(f"{args} took more than {timeout}s")
+                time.sleep(0.02)
+        except BaseException:  # a timeout, Ctrl-C, ...: the launcher and its command go too
+            os.killpg(p.pid, 9)
+            os.wait4(p.pid, 0)
+            raise
         seconds = time.perf_counter() - t0
         p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)

@@ -191,15 +191,16 @@ def _one_batch(store, listed, doc_cols, types, texts, language, add_paths, np, p
 
 
 def _path_key(path: str) -> str:
-    """A listed path as compared for duplicates: ``./a.txt``, ``a.txt`` and its absolute path are
-    one file (a relative path is taken from the driver's working directory, as a local Spark's
-    executors take it). URIs (``hdfs://...``) are compared as written, normalized."""
+    """A listed path as compared for duplicates: the file it names, symbolic links followed, as the
+    executors resolve it (``./a.txt``, ``a.txt``, its absolute path and a path through a linked
+    folder are one file; a relative path is taken from the driver's working directory, as a local
+    Spark's executors take it). URIs (``hdfs://...``) are compared as written, normalized."""
     import os
     import posixpath
 
     if "://" in path:
         return posixpath.normpath(path)
-    return os.path.abspath(path)
+    return os.path.realpath(path)
 
 
 def _read_list(spark, filelist: str, kind: str):
