@@ -337,19 +337,14 @@ class Index:
         return read_sides(self, [source], language)[str(source)]
 
     def _language(self, language: str | None) -> str | None:
-        """``language`` by the name files of that language get (``languages.canonical_language``),
-        or a one-line error: a name Pygments does not know, or an index that reads every file as
-        text or words (its --normalizer), where a language would be silently ignored."""
+        """``language`` by the name files of that language get, or a one-line error
+        (``languages.forced_language``: an unknown name, or an index reading all as text/words)."""
         if language is None:
             return None
-        from .languages import canonical_language
+        from .languages import forced_language
 
-        normalizer = self.store.settings.get("normalizer", "text")
-        if normalizer in ("text", "words"):
-            raise WinnowError(f"--language needs an index that tokenizes code (--normalizer auto or code); "
-                              f"this one reads every file as {normalizer}")
         try:
-            return canonical_language(language)
+            return forced_language(language, self.store.settings.get("normalizer", "text"))
         except ValueError as exc:
             raise WinnowError(str(exc)) from None
 

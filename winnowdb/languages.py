@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 
-__all__ = ["FAST", "EXTENSIONS", "language_for", "canonical_language", "KEYWORDS", "SYNTAX"]
+__all__ = ["FAST", "EXTENSIONS", "language_for", "canonical_language", "forced_language", "KEYWORDS", "SYNTAX"]
 
 _C_KEYWORDS = """auto break case char const continue default do double else enum extern float for goto if
 inline int long register restrict return short signed sizeof static struct switch typedef union unsigned
@@ -131,6 +131,15 @@ def canonical_language(name: str) -> str:
         raise ValueError(f"{name!r} is not a programming language: without --language, files that are "
                          f"not code are read as text")
     return _by_lexer().get(lexer.name, lexer.aliases[0] if lexer.aliases else key)
+
+
+def forced_language(name: str, normalizer: str) -> str:
+    """``canonical_language(name)`` for an index made with ``normalizer``; ``ValueError`` also
+    when that index reads every file as text or words (a language would be silently ignored)."""
+    if normalizer in ("text", "words"):
+        raise ValueError(f"--language needs an index that tokenizes code (--normalizer auto or code), "
+                         f"not one that reads every file as {normalizer}")
+    return canonical_language(name)
 
 
 #: Pygments lexers that do not split text into tokens (a whole file would be one token)

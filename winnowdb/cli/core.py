@@ -68,15 +68,12 @@ def add(
     err = _console(stderr=True)
     with _Guard():
         if language is not None:  # refused before a new index is created with settings fixed for good
-            from ..languages import canonical_language
+            from ..languages import forced_language
 
             try:
-                canonical_language(language)
+                forced_language(language, normalizer or "auto")
             except ValueError as exc:
                 _fail(str(exc))
-            if normalizer in ("text", "words"):
-                _fail(f"--language needs an index that tokenizes code (--normalizer auto or code), "
-                      f"not --normalizer {normalizer}")
         with _open(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer, selection=selection,
                    mod_m=mod_m) as idx:
             progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(),
