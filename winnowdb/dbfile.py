@@ -12,8 +12,8 @@ import duckdb
 
 from .errors import WinnowError
 
-__all__ = ["describe_duckdb_error", "remove_stale_temporaries", "refuse_non_duckdb", "no_network_extensions",
-           "table_names", "DUCKDB_MAGIC"]
+__all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
+           "no_network_extensions", "table_names", "DUCKDB_MAGIC"]
 
 
 def describe_duckdb_error(path: str, exc: Exception, read_only: bool = False) -> str:
@@ -44,9 +44,14 @@ def describe_duckdb_error(path: str, exc: Exception, read_only: bool = False) ->
     return f"cannot open index {path}: {first}"
 
 
+def creating_prefix(base: str) -> str:
+    """The name prefix of the temporary an index named ``base`` is built under (``Store``)."""
+    return f".{base}.creating-"
+
+
 def remove_stale_temporaries(folder: str, base: str) -> None:
     """Delete temporaries left by index creations that were killed (their process is gone)."""
-    prefix = f".{base}.creating-"
+    prefix = creating_prefix(base)
     try:
         names = os.listdir(folder)
     except OSError:

@@ -135,7 +135,9 @@ def _index_files(db_path: str | os.PathLike):
     temporary of its creation): an index kept inside the folder it indexes is not a document."""
     db = Path(db_path).resolve()
     names = {db.name, db.name + ".wal"}
-    creating = f".{db.name}.creating-"
+    from .dbfile import creating_prefix
+
+    creating = creating_prefix(db.name)
 
     def own(path: Path) -> bool:
         return path.parent == db.parent and (path.name in names or path.name.startswith(creating))

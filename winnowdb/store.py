@@ -26,8 +26,8 @@ from typing import Any, Callable
 import duckdb
 
 from . import sqlfiles
-from .dbfile import (describe_duckdb_error, no_network_extensions, refuse_non_duckdb, remove_stale_temporaries,
-                     table_names)
+from .dbfile import (creating_prefix, describe_duckdb_error, no_network_extensions, refuse_non_duckdb,
+                     remove_stale_temporaries, table_names)
 from .errors import WinnowError
 from .interrupts import interrupts_allowed, is_interrupt
 
@@ -125,7 +125,7 @@ class Store:
         if not os.path.isdir(folder):
             raise WinnowError(f"cannot create index {path}: folder {folder} does not exist")
         remove_stale_temporaries(folder, base)
-        tmp = os.path.join(folder, f".{base}.creating-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+        tmp = os.path.join(folder, f"{creating_prefix(base)}{os.getpid()}-{uuid.uuid4().hex[:8]}")
         try:
             try:
                 con = duckdb.connect(tmp)
