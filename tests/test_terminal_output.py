@@ -97,3 +97,33 @@ def test_table_cells_listing_several_paths_keep_their_line_breaks(cli, tmp_path)
         out = ok(cli(command, "--db", db)).stdout
         assert "\\x0a" not in out, out
         assert any(line.strip(" │").startswith("b.txt") for line in out.splitlines()), out
+
+
+def test_escaped_names_cannot_be_mistaken_for_each_other(cli, tmp_path):
+    """A file literally named ``lit\\x1b.txt`` (a backslash, then x, 1, b) is not shown like one whose
+    name holds a real ESC: once a name needs an escape, or holds a backslash that could be read as
+    the start of one, its backslashes are doubled. Other backslashes, and names without any, are
+    shown as they are; nothing is escaped twice (tables, captions, multi-line cells, notes, errors)."""
+    literal, real, lone = "lit\\x1b.txt", "esc\x1b.txt", "back\\slash.txt"
+    root, db = _index(cli, tmp_path, {literal: TEXT, real: TEXT, lone: TEXT, "plain.txt": TEXT})
+    outputs = {"pairs": ok(cli("pairs", "--db", db)).stdout,
+               "query": ok(cli("query", root / "plain.txt", "--db", db)).stdout,
+               "duplicates": ok(cli("duplicates", "--db", db)).stdout,
+               "clusters": ok(cli("clusters", "--db", db)).stdout,
+               "compare": ok(cli("compare", root / literal, root / real, "--db", db)).stdout}
+    for command, out in outputs.items():
+        shown = "".join(out.split())  # undo table wrapping
+        assert "\x1b" not in out, command
+        assert "lit\\\\x1b.txt" in shown, (command, out)  # the literal backslash, doubled
+        assert "esc\\x1b.txt" in shown and "esc\\\\x1b" not in shown, (command, out)  # ESC, escaped once
+        if command != "compare":
+            assert "back\\slash.txt" in shown and "back\\\\slash" not in shown, (command, out)
+            assert "plain.txt" in shown
+    missing = cli("query", root / "gone\\x1b.txt", "--db", db)
+    assert missing.exit_code == 2 and "gone\\\\x1b.txt" in missing.stderr, missing.stderr
+    missing = cli("query", root / "gone\x1b.txt", "--db", db)
+    assert missing.exit_code == 2 and "gone\\x1b.txt" in missing.stderr and "gone\\\\x1b" not in missing.stderr
+    r = ok(cli("pairs", "--new", "year\x1b", "--db", db))
+    assert "labelled 'year\\x1b'" in r.stderr and "\x1b" not in r.stderr, r.stderr
+    r = ok(cli("pairs", "--new", "year\\x1b", "--db", db))
+    assert "labelled 'year\\\\x1b'" in r.stderr, r.stderr

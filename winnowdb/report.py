@@ -11,7 +11,7 @@ import json
 import os
 from typing import Any, Iterable
 
-__all__ = ["emit_rows", "write_file", "display_path", "terminal_safe", "common_folder", "below", "folder_note", "render_compare",
+__all__ = ["emit_rows", "write_file", "display_path", "relative_path", "terminal_safe", "common_folder", "below", "folder_note", "render_compare",
            "compare_to_dict", "passage_records", "render_stats"]
 
 FORMATS = ("table", "json", "csv")
@@ -30,25 +30,51 @@ def _shown_char(ch: str) -> bool:
     return unicodedata.category(ch) == "Zs"  # no-break and other spaces
 
 
+def _escape(ch: str) -> str:
+    o = ord(ch)
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"
+
+
+def _looks_escaped(text: str) -> bool:
+    """Whether ``text`` holds a backslash that could be read as the start of an escape."""
+    return any(f"\\{c}" in text for c in "\\xuU")
+
+
 def terminal_safe(text: str, *, lines: bool = False) -> str:
     """``text`` (a file name, a label, a message) with every character a terminal would act on or
     that would reorder or hide what is shown (escape sequences, other control characters, bidi
-    overrides) written as a visible escape such as ``\\x1b`` or ``\\u202e``. With ``lines``, line
-    breaks are kept (a table cell listing one path per line, each already made safe)."""
-    if text.isprintable():
+    overrides) written as a visible escape: ``\\x1b``, ``\\u202e``, ``\\U000e0001``.
+
+    Unambiguous: when ``text`` needs an escape, or holds a backslash followed by ``x``, ``u``,
+    ``U`` or another backslash (which could be read as one), every backslash in it is doubled, so
+    a file literally named ``a\\x1b.txt`` is shown as ``a\\\\x1b.txt`` and one whose name holds an
+    ESC as ``a\\x1b.txt``. Anything else -- nearly every path and message, also one with a lone
+    backslash such as ``a\\b`` -- is returned unchanged. Apply it once, to the raw text: escaped
+    text given again would be escaped again. With ``lines``, line breaks are kept and each line
+    is escaped by itself (a table cell listing one path per line)."""
+    if text.isprintable() and "\\" not in text:
         return text
-    return "".join(ch if _shown_char(ch) or (lines and ch == "\n")
-                   else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}") for ch in text)
+    if lines and "\n" in text:
+        return "\n".join(terminal_safe(line) for line in text.split("\n"))
+    if all(_shown_char(ch) for ch in text) and not _looks_escaped(text):
+        return text
+    return "".join("\\\\" if ch == "\\" else ch if _shown_char(ch) else _escape(ch) for ch in text)
+
+
+def relative_path(path: str) -> str:
+    """``path`` relative to the current directory when it lies below it, else unchanged; not yet
+    made safe for the terminal (``display_path`` is both)."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        rel = ".."
+    return path if rel.startswith("..") else rel
 
 
 def display_path(path: str) -> str:
     """A path for a person to read: relative to the current directory when it lies below it, with
     characters a terminal would act on made visible (``terminal_safe``)."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        rel = ".."
-    return terminal_safe(path if rel.startswith("..") else rel)
+    return terminal_safe(relative_path(path))
 
 
 #: columns that hold a document's path (shown relative to the folder all shown paths share)
@@ -120,7 +146,7 @@ def _cell(value: Any, column: str) -> str:
     if value is None:
         return ""
     if column in ("a", "b", "path") and isinstance(value, str):
-        return display_path(value)
+        return relative_path(value)  # made safe with the rest of the cell (``emit_rows``)
     return str(value)
 
 
@@ -131,7 +157,9 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
 
     Only the table is for people: there ``headers`` may rename columns, ``notes`` are printed as
     the caption, and paths (``PATH_COLUMNS``) are shown below the folder they all share, named
-    in the caption (``shorten_paths=False`` keeps them whole). JSON and CSV are never changed."""
+    in the caption (``shorten_paths=False`` keeps them whole). JSON and CSV are never changed.
+    Cells, title and caption are made safe for the terminal here, once (``terminal_safe``): give
+    them raw, paths included (``relative_path``, not ``display_path``)."""
     if fmt == "json":
         _write(json.dumps([{c: r.get(c) for c in columns} for r in rows], indent=2, default=str))
         return
@@ -153,7 +181,8 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
                 row[i] = below(row[i], folder)
     caption = "\n".join(([folder_note(folder)] if folder else []) + list(notes))
     table = Table(title=Text(terminal_safe(title), style="table.title") if title else None,
-                  caption=Text(caption, style="dim") if caption else None, show_lines=False,
+                  caption=Text(terminal_safe(caption, lines=True), style="dim") if caption else None,
+                  show_lines=False,
                   header_style="bold")
     for c in columns:
         numeric = isinstance(rows[0].get(c), (int, float))

@@ -73,7 +73,7 @@ def _note_unknown_label(idx, label: str | None) -> None:
         from ..report import terminal_safe
 
         known = ", ".join(labels[:10]) + (" ..." if len(labels) > 10 else "") if labels else "none"
-        _console(stderr=True).print(terminal_safe(f"note: no document is labelled {label!r} (labels in the "
+        _console(stderr=True).print(terminal_safe(f"note: no document is labelled '{label}' (labels in the "
                                                   f"index: {known})"), markup=False, highlight=False)
 
 

@@ -22,30 +22,31 @@ class Method(str, Enum):
 
 def _shown_folder(path_lists: list[list[str]], limit: int, also: list[str] = ()) -> tuple[str, list[str]]:
     """The folder shared by the paths a table shows (the first ``limit`` of each list, and every
-    path in ``also``: ``report.common_folder``) and its caption."""
-    from ..report import common_folder, display_path, folder_note
+    path in ``also``: ``report.common_folder``) and its caption. Paths, folder and cells are
+    left raw: ``report.emit_rows`` makes them safe for the terminal."""
+    from ..report import common_folder, folder_note, relative_path
 
     shown = [p for paths in path_lists for p in paths[:limit]] + list(also)
-    folder = common_folder(display_path(p) for p in shown)
+    folder = common_folder(relative_path(p) for p in shown)
     return folder, ([folder_note(folder)] if folder else [])
 
 
 def _members_cell(paths: list[str], limit: int, folder: str = "") -> str:
-    from ..report import below, display_path
+    from ..report import below, relative_path
 
-    shown = [below(display_path(p), folder) for p in paths[:limit]]
+    shown = [below(relative_path(p), folder) for p in paths[:limit]]
     if len(paths) > limit:
         shown.append(f"… and {len(paths) - limit} more")
     return "\n".join(shown)
 
 
 def _pair_cell(pair: dict | None, folder: str = "") -> str:
-    from ..report import below, display_path
+    from ..report import below, relative_path
 
     if pair is None:
         return ""
     how = f"{100 * pair['resemblance']:.1f}%" if pair["kind"] == "similar" else pair["kind"]
-    return f"{how}\n{below(display_path(pair['a']), folder)}\n{below(display_path(pair['b']), folder)}"
+    return f"{how}\n{below(relative_path(pair['a']), folder)}\n{below(relative_path(pair['b']), folder)}"
 
 
 @app.command()
