@@ -109,7 +109,10 @@ class OrderedPool:
                 if job is None:
                     more = False
                     return
-                conn.send(job)
+                try:
+                    conn.send(job)
+                except OSError:  # BrokenPipeError: the worker died before it took this task
+                    raise WorkerDied("a worker process ended unexpectedly") from None
                 load[conn] += 1
 
         for conn in load:
