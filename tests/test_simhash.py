@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from winnowdb.errors import WinnowError
 from winnowdb.near_duplicates import (MAX_TABLES, Layout, block_masks, check_hamming, choose_layout,
@@ -81,6 +83,48 @@ def test_document_simhash_is_deterministic_and_normalized():
     from winnowdb.normalize import normalize_text
 
     assert document_simhash(text, normalize_text(text)) == document_simhash(text)
+
+
+#: simhashes written by SIMHASH_VERSION char4-tf-splitmix-v2 as first released: stored simhashes
+#: must keep matching new ones, so any faster path must give exactly these
+PINNED = {
+    "stable across runs": -2117589019458486960,
+    "Café au lait, Straße ½": 1919943335813006513,
+    "x": 3510350897647485321,
+    "abc": -1646697120722096056,
+    "def main():\n    return 42  # ok\n": 8147156608921922064,
+    "": 0,
+}
+
+
+@pytest.mark.parametrize("text", sorted(PINNED))
+def test_document_simhash_values_are_pinned(text):
+    assert document_simhash(text) == PINNED[text]
+
+
+def reference_document_simhash(text: str) -> int:
+    """The definition: normalize_text, every 4-gram's kgram_hashes with the simhash salt (the whole
+    text when shorter), then Charikar's vote one bit at a time."""
+    from winnowdb.fingerprint import kgram_hashes
+    from winnowdb.normalize import normalize_text
+    from winnowdb.simhash import _SALT
+
+    units = normalize_text(text).units
+    if units.shape[0] == 0:
+        return 0
+    return slow_simhash(kgram_hashes(units, min(4, units.shape[0]), salt=_SALT))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("abcXYZ019 .,;\n\tßéÉ½ﬁİı\u0301中𝐇\x00"), max_size=60)
+       | st.text(max_size=30))
+def test_document_simhash_fast_paths_follow_the_definition(text):
+    # ASCII text takes a table path, other text normalize_text; both must give the definition's value
+    expected = reference_document_simhash(text)
+    assert document_simhash(text) == expected
+    from winnowdb.normalize import normalize_text
+
+    assert document_simhash(text, normalize_text(text)) == expected
 
 
 def test_document_simhash_is_stable_across_processes():

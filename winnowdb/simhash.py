@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .fingerprint import _BASE
+
 __all__ = ["simhash64", "bit_votes", "simhash_from_votes", "document_simhash", "feature_hashes", "hamming", "hamming_many",
            "FEATURE_GRAM", "SIMHASH_VERSION"]
 
@@ -31,6 +33,11 @@ FEATURE_GRAM = 4
 #: names the feature and hashing scheme; bump when it changes (stored simhashes would differ)
 SIMHASH_VERSION = "char4-tf-splitmix-v2"
 _SALT = 0x5117_4A54  # keeps the feature hashes apart from the fingerprint hashes
+_U64 = np.uint64
+# powers of the k-gram polynomial's base, for 4-grams (see feature_hashes)
+_B1 = _BASE
+_B2 = np.uint64(int(_B1) ** 2 % (1 << 64))
+_B3 = np.uint64(int(_B1) ** 3 % (1 << 64))
 
 #: _BITS[v, i] = bit i of the byte v (for turning byte histograms into bit counts)
 _BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.int64)
@@ -65,17 +72,27 @@ def bit_votes(features: np.ndarray, weights: np.ndarray | None = None) -> np.nda
     Votes add up: the votes of a document's pieces sum to the document's votes, which is how a
     huge document's simhash is computed piece by piece (``segmented``).
     """
-    from .fingerprint import _splitmix64
-
     features = np.asarray(features)
     n = int(features.shape[0])
-    mixed = _splitmix64(np.ascontiguousarray(features).view(np.uint64)).astype("<u8", copy=False)
-    octets = mixed.view(np.uint8).reshape(n, 8)
+    # splitmix64, in place on one copy (the same values as fingerprint._splitmix64, fewer temporaries)
+    z = np.ascontiguousarray(features).view(np.uint64).copy()
+    t = np.empty_like(z)
+    with np.errstate(over="ignore"):
+        z += _U64(0x9E3779B97F4A7C15)
+        np.right_shift(z, _U64(30), out=t)
+        z ^= t
+        z *= _U64(0xBF58476D1CE4E5B9)
+        np.right_shift(z, _U64(27), out=t)
+        z ^= t
+        z *= _U64(0x94D049BB133111EB)
+        np.right_shift(z, _U64(31), out=t)
+        z ^= t
+    octets = z.astype("<u8", copy=False).view(np.uint8).reshape(n, 8)
     ones = np.empty(64, dtype=np.int64)
     for j in range(8):
         # histogram of byte j over all features (weighted), then bit counts of that byte's 8 bits
         hist = np.bincount(octets[:, j], weights=weights, minlength=256)
-        ones[8 * j: 8 * j + 8] = np.rint(hist).astype(np.int64) @ _BITS
+        ones[8 * j: 8 * j + 8] = np.rint(hist).astype(np.int64) @ _BITS if weights is not None else hist @ _BITS
     return ones
 
 
@@ -88,13 +105,40 @@ def simhash_from_votes(ones: np.ndarray, total: int) -> int:
 
 def feature_hashes(units: np.ndarray) -> np.ndarray:
     """64-bit hashes (int64) of the simhash features of normalized ``units``: every 4-gram, or the
-    whole sequence as one feature when it is shorter than that."""
-    from .fingerprint import kgram_hashes
+    whole sequence as one feature when it is shorter than that.
+
+    The same values as ``fingerprint.kgram_hashes(units, 4, salt)``, computed directly as the
+    4-term polynomial (no prefix sums over the whole document: this runs over every character).
+    """
+    from .fingerprint import _fmix64, _mixed_units, kgram_hashes
 
     n = int(units.shape[0])
     if n == 0:
         return np.empty(0, dtype=np.int64)
-    return kgram_hashes(units, min(FEATURE_GRAM, n), salt=_SALT)
+    if n < FEATURE_GRAM or FEATURE_GRAM != 4:
+        return kgram_hashes(units, min(FEATURE_GRAM, n), salt=_SALT)
+    x = _mixed_units(units, _SALT)
+    with np.errstate(over="ignore"):
+        h = x[3:] * _B3
+        t = x[2:-1] * _B2
+        h += t
+        np.multiply(x[1:-2], _B1, out=t)
+        h += t
+        h += x[:-3]
+        h ^= _U64(FEATURE_GRAM)
+    return _fmix64(h).view(np.int64)
+
+
+#: folded unit of each ASCII byte for ``normalize.normalize_text`` (a letter lower-cased, a digit
+#: itself, anything else 0 = dropped); see ``_ascii_units``
+_ASCII_FOLD = np.array([ord(chr(c).lower()) if chr(c).isalnum() else 0 for c in range(128)], dtype=np.uint8)
+
+
+def _ascii_units(text: str) -> np.ndarray:
+    """``normalize_text(text).units`` of an ASCII ``text`` (as uint8: every unit is below 128),
+    without the offsets the simhash does not need."""
+    folded = np.take(_ASCII_FOLD, np.frombuffer(text.encode("ascii"), dtype=np.uint8))
+    return folded[folded != 0]
 
 
 def document_simhash(text: str, normalized=None) -> int:
@@ -102,11 +146,15 @@ def document_simhash(text: str, normalized=None) -> int:
 
     ``normalized`` may pass ``normalize_text(text)`` when the caller already has it.
     """
-    if normalized is None:
+    if normalized is not None:
+        units = normalized.units
+    elif text.isascii():  # most code and much text: one table lookup per byte
+        units = _ascii_units(text)
+    else:
         from .normalize import normalize_text
 
-        normalized = normalize_text(text)
-    return simhash64(feature_hashes(normalized.units))
+        units = normalize_text(text).units
+    return simhash64(feature_hashes(units))
 
 
 def hamming(a: int, b: int) -> int:
