@@ -180,6 +180,46 @@ def test_import_reads_back_only_texts_whose_files_are_unchanged(cli, tmp_path):
         ("a.txt", ""), ("b.txt", ""), ("c.txt", TEXT + " and still more")]
 
 
+
+def test_an_index_imported_without_texts_is_healthy_and_says_passages_cannot_be_shown(cli, tmp_path):
+    """`export` without --texts, the originals moved away, `import`: the index holds no texts (an
+    empty text each, or with --no-texts no text was read at all). That is deliberate, not damage:
+    `check` passes with a note; `compare` keeps its scores and says in one line that the passages
+    cannot be shown instead of printing empty panes; the HTML report says so in each pane."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text("An opening line of the first file.\n" + TEXT + "\n")
+    (root / "b.txt").write_text("The second file starts differently.\n" + TEXT + "\n")
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", root, "--db", db))
+    before = json.loads(ok(cli("compare", root / "a.txt", root / "b.txt", "--db", db, "-f", "json")).stdout)
+    assert before["passages"] and before["passages"][0]["text_a"]
+    ok(cli("export", "--parquet", tmp_path / "ex", "--db", db))  # without texts
+    root.rename(tmp_path / "moved")
+    for name, options in (("gone.duckdb", ()), ("no-texts.duckdb", ("--no-texts",))):
+        new = tmp_path / name
+        ok(cli("import", "--parquet", tmp_path / "ex", "--db", new, *options))
+        r = ok(cli("check", "--db", new))
+        assert "checks passed" in r.stdout, (name, r.stdout, r.stderr)
+        assert "2 documents have no stored text" in " ".join(r.stderr.split()), (name, r.stderr)
+        report = json.loads(ok(cli("check", "--db", new, "-f", "json")).stdout)
+        assert report["ok"] and any("no stored text" in n for n in report["notes"])
+        r = ok(cli("compare", root / "a.txt", root / "b.txt", "--db", new))
+        said = [line for line in r.output.splitlines() if "not stored" in line]
+        assert len(said) == 1 and "cannot be shown" in said[0], (name, r.output)
+        assert "lines 1-1" not in r.stdout and "┏" not in r.stdout, (name, r.stdout)  # no empty panes
+        scores = " ".join(r.stdout.split())
+        assert f"{before['shared']} shared fingerprints" in scores and "1 passage" in scores, scores
+        after = json.loads(ok(cli("compare", root / "a.txt", root / "b.txt", "--db", new, "-f", "json")).stdout)
+        assert {k: after[k] for k in ("shared", "containment_a", "containment_b", "resemblance")} == \
+            {k: before[k] for k in ("shared", "containment_a", "containment_b", "resemblance")}
+        ok(cli("stats", "--db", new))
+        r = ok(cli("report", "--html", tmp_path / f"{name}.html", "--db", new))
+        assert "not stored" in r.stderr, (name, r.stderr)
+        html = (tmp_path / f"{name}.html").read_text()
+        assert html.count("text is not stored in the index") == 2, name  # one line per side
+
+
 def test_a_refused_language_creates_no_index(cli, tmp_path):
     (tmp_path / "s.txt").write_text(TEXT)
     db = tmp_path / "index.duckdb"

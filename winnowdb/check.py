@@ -15,7 +15,9 @@ against the code's own definitions:
 
 Not problems, but reported as notes: code fingerprinted by an older code tokenizer (new code
 matches it less well until ``winnowdb upgrade`` fingerprints it again); rows of the clusters
-snapshot whose document is gone (left by an older winnowdb; ``winnowdb clusters`` rewrites them).
+snapshot whose document is gone (left by an older winnowdb; ``winnowdb clusters`` rewrites them);
+documents whose text is not stored (the empty text ``winnowdb import`` stores when an export
+without texts cannot be read back from the files: scores work, passages cannot be shown).
 
 ``check_index`` returns a ``CheckReport``; the CLI prints it and exits 1 when there are problems.
 """
@@ -220,6 +222,7 @@ def check_index(path: str | os.PathLike) -> CheckReport:
             report.add("storage", [f"cannot read the stored data: {_first_line(exc)}"])
         _note_old_code_tokens(report, con, settings)
         _note_stale_clusters(report, con)
+        _note_unstored_texts(report, con)
         return report
     except duckdb.Error as exc:
         report.add("storage", [f"cannot read the index: {_first_line(exc)}"])
@@ -261,6 +264,22 @@ def _note_stale_clusters(report: CheckReport, con) -> None:
         report.notes.append(f"the clusters table (the last `winnowdb clusters` run) has {n} row{'s' if n != 1 else ''} "
                             "of documents no longer indexed, left by an older winnowdb: run `winnowdb "
                             "clusters` again to refresh it")
+
+
+def _note_unstored_texts(report: CheckReport, con) -> None:
+    import duckdb
+
+    from . import sqlfiles
+
+    try:
+        rows = con.execute(sqlfiles.load("check_unstored_texts")).fetchall()
+    except duckdb.Error:
+        return
+    if rows:
+        n = len(rows)
+        report.notes.append(f"{n} document{'s have' if n != 1 else ' has'} no stored text (e.g. {rows[0][1]}): "
+                            "imported from an export made without --texts, their files not read back; pairs "
+                            "and scores are complete, but compare and report cannot show their passages")
 
 
 def _first_line(exc: Exception) -> str:

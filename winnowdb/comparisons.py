@@ -44,14 +44,14 @@ def read_sides(idx: "Index", sources: Iterable[str | os.PathLike], language: str
         require_storable_name(resolved)
     con = idx.store.con
     names = sorted(set(wanted.values()))
-    rows = con.execute("SELECT doc, path, submission FROM documents WHERE kind = 'document' AND "
+    rows = con.execute("SELECT doc, path, submission, chars FROM documents WHERE kind = 'document' AND "
                        "(path IN (SELECT UNNEST(?::VARCHAR[])) OR submission IN (SELECT UNNEST(?::VARCHAR[]))) "
                        "ORDER BY path", [names, names]).fetchall()
     members: dict[str, list[tuple[int, str]]] = {}
-    for doc, path, submission in rows:
+    for doc, path, submission, _ in rows:
         for key in {path, submission}:
             members.setdefault(key, []).append((doc, path))
-    ids = sorted({doc for doc, _, _ in rows})
+    ids = sorted({doc for doc, *_ in rows})
     texts: dict[int, str] = {}
     fps = {c: np.empty(0, dtype=np.int64) for c in _FP_COLUMNS}
     if ids:
@@ -63,6 +63,8 @@ def read_sides(idx: "Index", sources: Iterable[str | os.PathLike], language: str
         got = con.execute(f"SELECT {', '.join(_FP_COLUMNS)} FROM fingerprints WHERE {where} ORDER BY doc",
                           bounds).fetchnumpy()
         fps = {c: np.asarray(got[c]) for c in _FP_COLUMNS}
+    # a document with characters but no text: ``import`` kept no text for it (``Side.unstored``)
+    unstored = {doc for doc, _, _, chars in rows if chars > 0 and not texts.get(doc)}
     sides: dict[str, Side] = {}
     for source, resolved in wanted.items():
         docs = members.get(resolved)
@@ -74,7 +76,8 @@ def read_sides(idx: "Index", sources: Iterable[str | os.PathLike], language: str
         hi = np.searchsorted(fps["doc"], doc_ids, side="right")
         take = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)]) if len(doc_ids) else np.empty(0, int)
         sides[source] = Side(source, {d: texts.get(d, "") for d, _ in docs}, dict(docs),
-                             {c: fps[c][take] for c in _FP_COLUMNS})
+                             {c: fps[c][take] for c in _FP_COLUMNS},
+                             frozenset(d for d, _ in docs if d in unstored))
     return sides
 
 

@@ -184,9 +184,12 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
 
     Documents, fingerprints and settings are copied; texts too when exported, otherwise (with
     ``read_texts``) each document's file is read again from its path so ``compare`` can show
-    passages: only a file whose bytes still have the stored content hash; one that cannot be read
-    or has changed since it was fingerprinted gets an empty text (its passages would point at the
-    wrong characters), counted under ``texts_missing``. Returns row counts.
+    passages: only a file whose bytes still have the stored content hash. A text not stored -- a
+    file that cannot be read or has changed since it was fingerprinted (its passages would point
+    at the wrong characters), or every file without ``read_texts`` -- is stored as the empty text,
+    the index's mark of a text it does not hold (``check`` notes it; compare and report say the
+    passages cannot be shown); documents with characters that got one are counted under
+    ``texts_missing``. Returns row counts.
     """
     import duckdb
 
@@ -212,17 +215,17 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
             else:
                 con.execute(f'CREATE TABLE "{name}" AS {src}')
             counts[name] = int(con.execute(f'SELECT COUNT(*) FROM "{name}"').fetchall()[0][0])
-        if "document_texts" not in names and read_texts:
+        if "document_texts" not in names:
             import numpy as np
 
-            docs = con.execute("SELECT doc, path, content_hash FROM documents ORDER BY doc").fetchall()
+            docs = con.execute("SELECT doc, path, content_hash, chars FROM documents ORDER BY doc").fetchall()
             texts, missing = [], 0
-            for _, path, digest in docs:
-                src = read_source(Path(path))
-                same = not isinstance(src, Skipped) and src.content_hash == digest
+            for _, path, digest, chars in docs:
+                src = read_source(Path(path)) if read_texts else None
+                same = src is not None and not isinstance(src, Skipped) and src.content_hash == digest
                 texts.append(src.text if same else "")
-                missing += not same
-            with registered(con, _imported_texts={"doc": np.array([d for d, _, _ in docs], dtype=np.int32),
+                missing += not same and chars > 0
+            with registered(con, _imported_texts={"doc": np.array([d for d, *_ in docs], dtype=np.int32),
                                                   "text": np.array(texts, dtype=object)}):
                 con.execute("INSERT INTO document_texts SELECT doc, text FROM _imported_texts")
             counts["document_texts"] = len(docs)

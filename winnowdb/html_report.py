@@ -174,6 +174,7 @@ class DocView:
     name: str
     lines: list[list[Piece]]
     hidden: int = 0  # lines not shown (a file of a many-file side that shares nothing)
+    unstored: bool = False  # the index holds no text of it (``Side.unstored``): nothing to show
 
 
 @dataclass
@@ -183,9 +184,9 @@ class PassageRow:
     num: int
     colour: str
     name_a: str
-    lines_a: tuple[int, int]
+    lines_a: tuple[int, int] | None  # None: the text is not stored, so its lines are unknown
     name_b: str
-    lines_b: tuple[int, int]
+    lines_b: tuple[int, int] | None
     chars_a: int
     chars_b: int
     matches: int
@@ -220,8 +221,10 @@ class PairView:
         rows = []
         for i, p in enumerate(cmp.passages, 1):
             rows.append(PassageRow(i, f"c{(i - 1) % COLOURS}",
-                                   self.short(cmp.a.paths[p.doc_a]), la[p.doc_a].span(p.start_a, p.end_a),
-                                   self.short(cmp.b.paths[p.doc_b]), lb[p.doc_b].span(p.start_b, p.end_b),
+                                   self.short(cmp.a.paths[p.doc_a]),
+                                   None if p.doc_a in cmp.a.unstored else la[p.doc_a].span(p.start_a, p.end_a),
+                                   self.short(cmp.b.paths[p.doc_b]),
+                                   None if p.doc_b in cmp.b.unstored else lb[p.doc_b].span(p.start_b, p.end_b),
                                    p.end_a - p.start_a, p.end_b - p.start_b, p.matches))
         return rows
 
@@ -240,6 +243,9 @@ class PairView:
                      for i, p in enumerate(cmp.passages, 1)
                      if (p.doc_a if which == "a" else p.doc_b) == doc]
             text = side.texts[doc]
+            if doc in side.unstored:
+                out.append(DocView(doc, self.short(side.paths[doc]), [], unstored=True))
+                continue
             if not marks and len(side.texts) > 1:  # one file of a submission: nothing to see
                 out.append(DocView(doc, self.short(side.paths[doc]), [],
                                    text.count("\n") + (not text.endswith("\n") and bool(text))))

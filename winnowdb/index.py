@@ -39,12 +39,16 @@ def default_db() -> str:
 
 @dataclass
 class Side:
-    """One side of a comparison: a display name, its documents' texts, and fingerprint rows."""
+    """One side of a comparison: a display name, its documents' texts, and fingerprint rows.
+
+    ``unstored``: its documents whose text the index does not hold (``import`` of an export
+    without texts stores an empty one): their scores count, their passages cannot be shown."""
 
     name: str
     texts: dict[int, str]
     paths: dict[int, str]
     fingerprints: dict  # numpy columns: hash, doc, pos, start_offset, end_offset
+    unstored: frozenset = frozenset()
 
 
 @dataclass

@@ -12,7 +12,7 @@ import os
 from typing import Any, Iterable
 
 __all__ = ["emit_rows", "write_file", "display_path", "relative_path", "terminal_safe", "common_folder", "below", "folder_note", "render_compare",
-           "compare_to_dict", "passage_records", "render_stats"]
+           "text_not_stored", "unstored_note", "compare_to_dict", "passage_records", "render_stats"]
 
 FORMATS = ("table", "json", "csv")
 
@@ -285,8 +285,36 @@ def _excerpt(text: str, start: int, end: int, max_lines: int):
     return out
 
 
+def text_not_stored(cmp, p) -> bool:
+    """Whether passage ``p`` of ``cmp`` lies in a document whose text the index does not hold
+    (``Side.unstored``): its place is known, its text cannot be shown."""
+    return p.doc_a in cmp.a.unstored or p.doc_b in cmp.b.unstored
+
+
+def unstored_note(cmps) -> str | None:
+    """One line saying how many passages of the comparisons ``cmps`` cannot be shown because the
+    index holds no text of their documents (``text_not_stored``), or None when all can be."""
+    paths: set[str] = set()
+    hidden = total = 0
+    for cmp in cmps:
+        total += len(cmp.passages)
+        for p in cmp.passages:
+            if text_not_stored(cmp, p):
+                hidden += 1
+                paths.update(side.paths[doc] for side, doc in ((cmp.a, p.doc_a), (cmp.b, p.doc_b))
+                             if doc in side.unstored)
+    if not hidden:
+        return None
+    shown = sorted(paths)
+    who = (" and ".join(display_path(x) for x in shown) if len(shown) <= 2 else
+           f"{display_path(shown[0])} and {len(shown) - 1} more documents")
+    return (f"note: the text of {who} is not stored in this index (imported without texts): {hidden} of "
+            f"{total} passage{'' if total == 1 else 's'} cannot be shown; the scores are complete")
+
+
 def render_compare(console, cmp, *, max_lines: int = 12) -> None:
-    """Side-by-side view of every passage two documents share, matched text highlighted."""
+    """Side-by-side view of every passage two documents share, matched text highlighted.
+    Passages in a text the index does not hold are left out (``unstored_note`` says so)."""
     from rich.table import Table
     from rich.text import Text
 
@@ -298,6 +326,8 @@ def render_compare(console, cmp, *, max_lines: int = 12) -> None:
         f"{100 * s['containment_b']:.1f}% of B found in A · resemblance {100 * s['resemblance']:.1f}% · "
         f"{len(cmp.passages)} passage{'' if len(cmp.passages) == 1 else 's'}"))
     for rec, p in zip(passage_records(cmp), cmp.passages):
+        if text_not_stored(cmp, p):
+            continue
         t = Table(show_header=True, header_style="bold", expand=True)
         t.add_column(Text(f"#{rec['passage']}  A {display_path(rec['path_a'])} "
                           f"lines {rec['lines_a'][0]}-{rec['lines_a'][1]}"), ratio=1, overflow="fold")

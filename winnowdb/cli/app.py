@@ -88,6 +88,16 @@ def _note_changed(idx, paths: list[str]) -> None:
                                     markup=False, highlight=False)
 
 
+def _note_unstored(cmps) -> None:
+    """Say how many passages of the comparisons ``cmps`` cannot be shown because the index holds
+    no text of their documents (``report.unstored_note``)."""
+    from ..report import unstored_note
+
+    note = unstored_note(cmps)
+    if note:
+        _console(stderr=True).print(note, markup=False, highlight=False)
+
+
 class _Guard:
     """Turn user-facing errors into one line + exit status (no tracebacks)."""
 

@@ -8,7 +8,7 @@ from typing import List, Optional
 import typer
 
 from .app import (DbOption, Format, FormatOption, MaxDfOption, QueryLanguageOption, _console, _fail, _Guard,
-                  _note_changed, _note_unknown_label, _open, app)
+                  _note_changed, _note_unknown_label, _note_unstored, _open, app)
 
 @app.command()
 def add(
@@ -263,6 +263,7 @@ def compare(
         with _open(db, create=False, read_only=True) as idx:
             cmp = idx.compare(a, b, max_df=max_df, language=language)
             _note_changed(idx, [a, b])
+    _note_unstored([cmp])
     from ..report import compare_to_dict, emit_rows, passage_records, render_compare
 
     con = _console()

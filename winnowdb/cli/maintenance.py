@@ -22,10 +22,11 @@ def check(db: Optional[str] = DbOption, fmt: Format = FormatOption) -> None:
     that every document's fingerprint count matches its rows and its text is stored; that no
     fingerprints or texts are orphaned; and reads every stored value once. Exit status 0 when
     healthy, 1 with a report of each problem, 2 when the file cannot be opened as an index. Code
-    fingerprinted by an older code tokenizer is mentioned in a note (`winnowdb upgrade` redoes it).
+    fingerprinted by an older code tokenizer is mentioned in a note (`winnowdb upgrade` redoes it),
+    and so are documents whose text is not stored (an import of an export made without --texts).
     """
     from ..check import check_index
-    from ..report import display_path
+    from ..report import display_path, terminal_safe
 
     with _Guard():
         report = check_index(_db_path(db))
@@ -57,9 +58,9 @@ def check(db: Optional[str] = DbOption, fmt: Format = FormatOption) -> None:
             err.print(f"{name}: {n} of {report.checks} checks found problems", markup=False)
             for p in report.problems:
                 for line in p.lines():
-                    err.print("  " + line, markup=False)
+                    err.print("  " + terminal_safe(line), markup=False)
         for note in report.notes:
-            _console(stderr=True).print(f"note: {note}", markup=False, soft_wrap=True)
+            _console(stderr=True).print(f"note: {terminal_safe(note)}", markup=False, soft_wrap=True)
     if not report.ok:
         raise typer.Exit(1)
 

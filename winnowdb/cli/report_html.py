@@ -5,7 +5,7 @@ from typing import Optional
 
 import typer
 
-from .app import DbOption, MaxDfOption, _console, _fail, _Guard, _note_unknown_label, _open, app
+from .app import DbOption, MaxDfOption, _console, _fail, _Guard, _note_unknown_label, _note_unstored, _open, app
 
 
 @app.command()
@@ -34,6 +34,7 @@ def report(
             _note_unknown_label(idx, new)
             written, data = write_report(idx, html, top=top, min_shared=min_shared, new_label=new,
                                          max_df=max_df)
+    _note_unstored([pv.comparison for pv in data.pairs])
     n = len(data.pairs)
     where = display_path(str(written[0].parent)) + "/" if is_directory_target(html) else display_path(str(written[0]))
     pages = f" ({len(written)} pages)" if len(written) > 1 else ""

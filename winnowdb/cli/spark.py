@@ -88,7 +88,8 @@ def import_cmd(
                                 help="An export directory (winnowdb export, or winnowdb spark fingerprint)."),
     db: Optional[str] = DbOption,
     no_texts: bool = typer.Option(False, "--no-texts",
-                                  help="Do not read texts back from the files when DIR has none."),
+                                  help="Do not read texts back from the files when DIR has none (scores work, "
+                                       "passages cannot be shown)."),
 ) -> None:
     """Make a new DuckDB index from a Parquet export, e.g. the output of `winnowdb spark
     fingerprint`, to browse it with query, compare, report and sql."""
@@ -102,9 +103,12 @@ def import_cmd(
     parts = ", ".join(f"{k} {v}" for k, v in counts.items())
     _console().print(f"imported {parts} -> {target}", markup=False, soft_wrap=True)
     if missing:
+        what = (f"{missing} documents' texts are not stored (--no-texts)" if no_texts else
+                f"{missing} of the documents' files changed or are gone since they were fingerprinted: "
+                f"their texts are not stored")
         _console(stderr=True).print(
-            f"note: {missing} of the documents' files changed or are gone since they were fingerprinted: "
-            f"their texts are not stored (compare and report show none; `check` lists them)",
+            f"note: {what} (pairs and scores are complete; compare and report cannot show these "
+            f"documents' passages; `check` notes them)",
             markup=False, highlight=False)
 
 
