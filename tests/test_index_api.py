@@ -427,3 +427,29 @@ def test_in_memory_index_finds_the_same_pairs_and_writes_no_file(index_db, corpu
     assert not (tmp_path / ":memory:").exists() and list(tmp_path.iterdir()) == []
     with pytest.raises(WinnowError, match="read-only"):
         winnowdb.open(":memory:", read_only=True)
+
+
+def test_add_restores_the_checkpoint_threshold_and_leaves_no_log(tmp_path):
+    """``add`` lets the write-ahead log grow past DuckDB's 16 MB default while it commits its
+    batches (each commit still durable) and puts the default back afterwards; what it committed
+    is in the file after close, with no log left over."""
+    import duckdb
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    words = [f"word{i}" for i in range(5000)]
+    for i in range(40):  # ~4 MB, written as several batches
+        (corpus / f"d{i:02d}.txt").write_text(" ".join(words[(i * 37 + j * 11) % 5000] for j in range(12000)))
+    db = tmp_path / "w.duckdb"
+    with winnowdb.open(db) as idx:
+        before = idx.store.con.execute("SELECT current_setting('checkpoint_threshold')").fetchall()[0][0]
+        summary = idx.add([corpus], jobs=1)
+        after = idx.store.con.execute("SELECT current_setting('checkpoint_threshold')").fetchall()[0][0]
+    assert summary.added == 40 and summary.batches > 1
+    assert before == after
+    assert not Path(str(db) + ".wal").exists()
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT COUNT(*) FROM documents").fetchall()[0][0] == 40
+    assert con.execute("SELECT SUM(fingerprints) FROM documents").fetchall()[0][0] == \
+        con.execute("SELECT COUNT(*) FROM fingerprints").fetchall()[0][0] == summary.fingerprints
+    con.close()

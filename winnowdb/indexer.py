@@ -495,9 +495,10 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
             on_file(spath, sizes[Path(spath)])
 
     try:
-        # the writer is left first: its last commit is done (or failed) before workers stop
-        with _prepared_stream(tasks, jobs if jobs is not None else default_jobs(),
-                              sum(sizes.values()), store.con) as stream, writer:
+        # the writer is left first: its last commit is done (or failed) before workers stop;
+        # bulk_writes: the batches' log is checkpointed into the file once, not every 16 MB
+        with store.bulk_writes(), _prepared_stream(tasks, jobs if jobs is not None else default_jobs(),
+                                                   sum(sizes.values()), store.con) as stream, writer:
             for task, submission, label, prep in zip(tasks, submissions, labels, stream):
                 spath = task[0]
                 old = existing.get(spath)
