@@ -222,3 +222,47 @@ def test_code_added_to_an_index_without_code_is_not_called_old(tmp_path, cli):
     r = ok(cli("check", "--db", db))
     assert "older code tokenizer" not in r.stderr
     assert "nothing to do" in ok(cli("upgrade", "--db", db)).stdout
+
+
+def test_upgrade_never_wipes_code_whose_text_is_not_stored(years, tmp_path, cli):
+    """An index imported without texts (export without --texts, originals gone) stores an empty
+    text for each document. upgrade re-tokenized those empty texts: every code document was left
+    with 0 characters and 0 fingerprints, and check still passed. Now such a document keeps its
+    rows untouched, upgrade says so in one line and exits 1 (the version is not recorded: the
+    index still holds older code); with the files back at their paths, upgrade reads them (only
+    when unchanged), stores their text and finishes."""
+    from conftest import one_line_error
+
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", years / "old", "--db", db))
+    fresh = _rows(db)
+    ok(cli("export", "--parquet", tmp_path / "ex", "--db", db))  # without texts
+    (years / "old").rename(tmp_path / "away")
+    imported = tmp_path / "imported.duckdb"
+    ok(cli("import", "--parquet", tmp_path / "ex", "--db", imported))
+    _age(imported)
+    aged = _rows(imported)
+    code = [p for p, r in aged.items() if r["row"]["normalizer"].startswith("code:")]
+    assert code and all(r["text"] == [("",)] for r in aged.values())
+    err = one_line_error(cli("upgrade", "--db", imported), "kept their old fingerprints", "not stored")
+    assert f"{len(code)} kept" in err and "0 code documents fingerprinted again" in err
+    assert _rows(imported) == aged  # nothing wiped, nothing changed
+    con = duckdb.connect(str(imported), read_only=True)
+    assert con.execute("SELECT COUNT(*) FROM settings WHERE key = 'code_tokens_version'").fetchall()[0][0] == 0
+    con.close()
+    # one file back, changed: it is not read; the others back unchanged: they are
+    (tmp_path / "away").rename(years / "old")
+    changed = Path(code[0])
+    changed.write_text(changed.read_text() + "\n// edited since\n")
+    err = one_line_error(cli("upgrade", "--db", imported), "1 kept its old fingerprints", changed.name)
+    after = _rows(imported)
+    assert after[str(changed)] == aged[str(changed)]
+    for p in code[1:]:
+        assert after[p]["fingerprints"] == fresh[p]["fingerprints"]  # today's tokens again
+        assert after[p]["text"] == fresh[p]["text"] != [("",)]  # and the text is stored now
+    changed.write_text(changed.read_text().replace("\n// edited since\n", ""))
+    ok(cli("upgrade", "--db", imported))
+    after = _rows(imported)
+    assert all(after[p]["fingerprints"] == fresh[p]["fingerprints"] for p in code)
+    with winnowdb.open(imported) as idx:
+        assert idx.settings["code_tokens_version"] == TOKENS_VERSION

@@ -148,10 +148,19 @@ class Index:
 
     def upgrade_code_tokens(self) -> int:
         """Fingerprint code from an older tokenizer again, from the stored texts (``winnowdb
-        upgrade``); returns how many documents were redone (0 when none were stale)."""
-        from .retokenize import retokenize_code, stale_code_documents
+        upgrade``); returns how many documents were redone (0 when none were stale).
 
-        return retokenize_code(self.store) if stale_code_documents(self.store) else 0
+        A document whose text is not stored (an index imported without texts) is read from its
+        file when that is unchanged; if some cannot be, the others are still redone and then
+        ``WinnowError`` names them (they keep their old fingerprints)."""
+        from .retokenize import retokenize_code, stale_code_documents, without_text_message
+
+        if not stale_code_documents(self.store):
+            return 0
+        result = retokenize_code(self.store)
+        if result.without_text:
+            raise WinnowError(without_text_message(result.without_text, result.done))
+        return result.done
 
     def remove(self, paths: list[str | os.PathLike]) -> list[str]:
         """Remove documents by path (a directory removes everything indexed under it)."""

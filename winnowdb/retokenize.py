@@ -9,14 +9,21 @@ are not needed. Documents are rewritten in batches that each commit, keeping the
 submissions, labels, kinds and dates (so the stored ``clusters`` snapshot keeps naming them); the
 new version is recorded only after the last batch, so an interrupted run leaves a consistent index
 and is simply run again.
+
+An index imported without texts (``export`` without ``--texts``, originals gone) stores an empty
+text for such documents. Their code is read back from the file at their path when its bytes still
+have the stored content hash (and the text is stored from then on); otherwise the document is left
+exactly as it is -- re-tokenizing an empty text would wipe its fingerprints -- it is listed in the
+result, and the new version is not recorded (the index still holds older code).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .store import Store
 
-__all__ = ["stale_code_documents", "stale_code_count", "retokenize_code"]
+__all__ = ["stale_code_documents", "stale_code_count", "retokenize_code", "Retokenized"]
 
 #: a batch is written once it holds this much text (characters) or this many documents
 BATCH_CHARS = 8 * 1024 * 1024
@@ -39,9 +46,40 @@ def stale_code_count(con, settings: dict[str, str]) -> int:
     return int(con.execute("SELECT COUNT(*) FROM documents WHERE normalizer LIKE 'code:%'").fetchall()[0][0])
 
 
+@dataclass
+class Retokenized:
+    """What ``retokenize_code`` did: documents fingerprinted again, and the paths of those left
+    as they were because their text is neither stored nor readable unchanged from their file."""
+
+    done: int = 0
+    without_text: list[str] = field(default_factory=list)
+
+
+def without_text_message(paths: list[str], done: int) -> str:
+    """One line: which code documents ``retokenize_code`` had to leave, and what to do."""
+    n = len(paths)
+    first = paths[0] + (f" and {n - 1} more" if n > 1 else "")
+    return (f"{done} code document{'s' if done != 1 else ''} fingerprinted again, but {n} kept "
+            f"{'their' if n != 1 else 'its'} old fingerprints: the text is not stored in the index "
+            f"(imported without texts) and the file is missing or changed ({first}); put the "
+            "original files back and run upgrade again")
+
+
+def _text_from_file(path: str, content_hash: str) -> str | None:
+    """The file's text if it still has the stored content hash, else None."""
+    from pathlib import Path
+
+    from .sources import Skipped, read_source
+
+    src = read_source(Path(path))
+    if isinstance(src, Skipped) or src.content_hash != content_hash:
+        return None
+    return src.text
+
+
 def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None = None,
-                    on_doc: Callable[[str, int], None] | None = None) -> int:
-    """Re-fingerprint every code document with this winnowdb's tokenizer; returns how many.
+                    on_doc: Callable[[str, int], None] | None = None) -> Retokenized:
+    """Re-fingerprint every code document with this winnowdb's tokenizer.
 
     ``on_start(documents, total_chars)`` and ``on_doc(path, chars)`` report progress.
     """
@@ -56,7 +94,7 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
     if on_start:
         on_start(len(rows), sum(r[1] for r in rows))
     settings = store.settings
-    done = 0
+    result = Retokenized()
     start = 0
     while start < len(rows):
         chunk, chars = [], 0
@@ -66,11 +104,18 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
             start += 1
         docs = store.con.execute(
             "SELECT d.doc, d.path, d.submission, d.label, d.kind, d.normalizer, d.content_hash, d.encoding, "
-            "d.bytes, d.added_at, d.simhash, t.text FROM documents d JOIN document_texts t ON t.doc = d.doc "
+            "d.bytes, d.added_at, d.simhash, d.chars, t.text FROM documents d JOIN document_texts t ON t.doc = d.doc "
             "WHERE d.doc IN (SELECT UNNEST(?::INTEGER[])) ORDER BY d.doc", [chunk]).fetchall()
         batch = _Batch()
         for (doc, path, submission, label, kind, normalizer, content_hash, encoding, size, added_at,
-             simhash, text) in docs:
+             simhash, chars, text) in docs:
+            if len(text) != chars:  # not stored (imported without texts): the file, if unchanged
+                text = _text_from_file(path, content_hash)
+                if text is None:
+                    result.without_text.append(path)
+                    if on_doc:
+                        on_doc(path, chars)
+                    continue
             language = normalizer.split(":", 1)[1]
             text = lone_cr_as_lf(text)  # as files are read now (same length: offsets hold)
             # code is never stored in segments (segmented.is_huge is for prose), so one pass does
@@ -91,8 +136,9 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
             documents, texts, fingerprints = batch.tables()
             with deferred_interrupt():
                 store.write_batch(documents, texts, fingerprints, batch.replaced, same_ids=True)
-        done += len(docs)
+        result.done += len(batch)
     with deferred_interrupt():
-        store.set_setting("code_tokens_version", TOKENS_VERSION)
+        if not result.without_text:  # else the index still holds code of the older tokenizer
+            store.set_setting("code_tokens_version", TOKENS_VERSION)
         remember_max_df(store)
-    return done
+    return result

@@ -77,7 +77,8 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..codetokens import TOKENS_VERSION
-    from ..retokenize import retokenize_code, stale_code_documents
+    from ..errors import WinnowError
+    from ..retokenize import retokenize_code, stale_code_documents, without_text_message
     from ..store import SCHEMA_VERSION, Store
 
     path = _db_path(db)
@@ -106,11 +107,14 @@ def upgrade(db: Optional[str] = DbOption) -> None:
 
                 try:
                     with progress:
-                        n = retokenize_code(store, on_start=on_start, on_doc=on_doc)
+                        result = retokenize_code(store, on_start=on_start, on_doc=on_doc)
                 except KeyboardInterrupt:
                     err.print("interrupted: the code documents re-tokenized so far are saved; run "
                               "upgrade again to finish", markup=False)
                     raise typer.Exit(130)
+                n = result.done
+                if result.without_text:
+                    raise WinnowError(without_text_message(result.without_text, n))
                 out.print(f"{path}: {n} code document{'s' if n != 1 else ''} fingerprinted again with "
                           f"this winnowdb's code tokenizer ({old} -> {TOKENS_VERSION})",
                           markup=False, soft_wrap=True)
