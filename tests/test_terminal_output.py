@@ -127,3 +127,19 @@ def test_escaped_names_cannot_be_mistaken_for_each_other(cli, tmp_path):
     assert "labelled 'year\\x1b'" in r.stderr and "\x1b" not in r.stderr, r.stderr
     r = ok(cli("pairs", "--new", "year\\x1b", "--db", db))
     assert "labelled 'year\\\\x1b'" in r.stderr, r.stderr
+
+
+def test_sql_column_headers_are_shown_escaped_and_never_read_as_markup(cli, tmp_path):
+    """A column name is the user's (or the index's) text, like a cell: the table shows it with
+    escapes visible and its brackets as typed; JSON and CSV keep it exactly."""
+    _, db = _index(cli, tmp_path, {"a.txt": TEXT})
+    name = "[bold]x" + chr(27) + "[31my"
+    query = f'SELECT 1 AS "{name}", \'v\' AS "[/q]"'  # "[/q]" would close no tag: MarkupError
+    out = ok(cli("sql", query, "--db", db)).stdout
+    assert chr(27) not in out
+    shown = "".join(out.split())
+    assert "[bold]x\\x1b[31my" in shown and "[/q]" in shown  # visibly escaped, brackets kept
+    rows = json.loads(ok(cli("sql", query, "--db", db, "-f", "json")).stdout)
+    assert rows == [{name: 1, "[/q]": "v"}]
+    out = ok(cli("sql", query, "--db", db, "-f", "csv")).stdout
+    assert out.splitlines() == [f"{name},[/q]", "1,v"]

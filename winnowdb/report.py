@@ -158,8 +158,8 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
     Only the table is for people: there ``headers`` may rename columns, ``notes`` are printed as
     the caption, and paths (``PATH_COLUMNS``) are shown below the folder they all share, named
     in the caption (``shorten_paths=False`` keeps them whole). JSON and CSV are never changed.
-    Cells, title and caption are made safe for the terminal here, once (``terminal_safe``): give
-    them raw, paths included (``relative_path``, not ``display_path``)."""
+    Headers, cells, title and caption are made safe for the terminal here, once (``terminal_safe``,
+    never read as markup): give them raw, paths included (``relative_path``, not ``display_path``)."""
     if fmt == "json":
         _write(json.dumps([{c: r.get(c) for c in columns} for r in rows], indent=2, default=str))
         return
@@ -187,7 +187,8 @@ def emit_rows(console, rows: list[dict], columns: list[str], fmt: str, *, title:
     for c in columns:
         numeric = isinstance(rows[0].get(c), (int, float))
         # numbers never wrap (nor do their headers): the text columns take what width is left
-        table.add_column((headers or {}).get(c, c), justify="right" if numeric else "left",
+        header = Text(terminal_safe((headers or {}).get(c, c)))  # a column name is text, never markup
+        table.add_column(header, justify="right" if numeric else "left",
                          overflow="fold", no_wrap=numeric, ratio=None if numeric else 1)
     for row in cells:
         table.add_row(*(Text(terminal_safe(v, lines=True)) for v in row))
