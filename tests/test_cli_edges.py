@@ -228,3 +228,16 @@ def test_a_refused_language_creates_no_index(cli, tmp_path):
     one_line_error(cli("add", tmp_path / "s.txt", "--language", "output", "--db", db), "not a programming language")
     one_line_error(cli("add", tmp_path / "s.txt", "--language", "klingon", "--db", db), "unknown language")
     assert not db.exists()
+
+
+def test_query_and_compare_note_an_indexed_file_that_is_gone(cli, tmp_path):
+    root, db, _ = _indexed(cli, tmp_path)
+    (root / "a.txt").unlink()
+    for args in (("compare", root / "a.txt", root / "b.txt"), ("query", root / "a.txt")):
+        r = ok(cli(*args, "--db", db))
+        err = " ".join(r.stderr.split())
+        assert "a.txt no longer exists; shown as indexed" in err, err
+        assert "changed on disk" not in err and "b.txt" not in err
+        assert "b.txt" in r.stdout  # still the indexed text: the copy is found
+    data = json.loads(ok(cli("compare", root / "a.txt", root / "b.txt", "--db", db, "-f", "json")).stdout)
+    assert [p["text_a"] for p in data["passages"]] == [TEXT]

@@ -4,6 +4,7 @@ Command modules (``core``, and one per feature area) register their commands on 
 """
 from __future__ import annotations
 
+import os
 from enum import Enum
 
 import typer
@@ -78,14 +79,17 @@ def _note_unknown_label(idx, label: str | None) -> None:
 
 
 def _note_changed(idx, paths: list[str]) -> None:
-    """Say which of ``paths`` are indexed files changed on disk since: results show them as
-    indexed (``Index.changed_since_indexed``)."""
+    """Say which of ``paths`` are indexed files changed on disk since, or gone: results show them
+    as indexed (``Index.changed_since_indexed``)."""
     from ..report import display_path
 
     for path in idx.changed_since_indexed(paths):
-        _console(stderr=True).print(f"note: {display_path(path)} changed on disk since it was indexed; "
-                                    f"shown as indexed (`winnowdb add` it again to use the new version)",
-                                    markup=False, highlight=False)
+        if os.path.exists(path):
+            what = ("changed on disk since it was indexed; shown as indexed "
+                    "(`winnowdb add` it again to use the new version)")
+        else:
+            what = "no longer exists; shown as indexed (`winnowdb remove` it to drop it from the index)"
+        _console(stderr=True).print(f"note: {display_path(path)} {what}", markup=False, highlight=False)
 
 
 def _note_unstored(cmps) -> None:
