@@ -44,6 +44,13 @@ def test_for_spark_rewrites_markers_and_views_only():
     assert sqlfiles.for_spark(out) == out  # idempotent
 
 
+def test_for_spark_drops_the_materialized_hint():
+    sql = "WITH a AS MATERIALIZED (SELECT 1 AS x), b as materialized(SELECT 'AS MATERIALIZED (' AS y) SELECT * FROM a, b"
+    out = sqlfiles.for_spark(sql)
+    assert out == "WITH a AS (SELECT 1 AS x), b AS (SELECT 'AS MATERIALIZED (' AS y) SELECT * FROM a, b"
+    assert "MATERIALIZED" not in sqlfiles.for_spark(sqlfiles.load("pairs"))
+
+
 def test_for_spark_on_create_views_and_statement_split():
     from winnowdb.spark.sql import statements
 

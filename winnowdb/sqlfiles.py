@@ -62,12 +62,17 @@ _CREATE_VIEW = re.compile(r"\bCREATE(\s+OR\s+REPLACE)?\s+VIEW\b", re.IGNORECASE)
 _SEGMENTS = re.compile(r"('(?:[^']|'')*')|(--[^\n]*)|([^'-]+|-)", re.DOTALL)
 
 
+_MATERIALIZED = re.compile(r"\bAS\s+MATERIALIZED\s*\(", re.IGNORECASE)
+
+
 def for_spark(sql: str) -> str:
     """The same SQL for Spark SQL: ``:name`` parameter markers, and views made session-local.
 
-    Two mechanical rewrites, outside string literals: ``$name`` becomes ``:name``, and
+    Three mechanical rewrites, outside string literals: ``$name`` becomes ``:name``;
     ``CREATE [OR REPLACE] VIEW`` becomes ``CREATE [OR REPLACE] TEMP VIEW`` (Spark reads an
-    exported index through temporary views, and a permanent view may not refer to them).
+    exported index through temporary views, and a permanent view may not refer to them); and a
+    common table expression's ``AS MATERIALIZED (`` becomes ``AS (`` (a DuckDB planning hint:
+    compute the CTE once, before the joins that use it; Spark has no such keyword).
     ``--`` comments are dropped, so nothing in a comment is rewritten. Everything else in
     ``sql/`` is written to run unchanged on both engines (docs/spark.md lists the rules).
     """
@@ -76,7 +81,8 @@ def for_spark(sql: str) -> str:
         if literal:
             out.append(literal)
         elif code:
-            out.append(_PARAM.sub(lambda m: ":" + m.group(1), temporary_views(code)))
+            code = _MATERIALIZED.sub("AS (", temporary_views(code))
+            out.append(_PARAM.sub(lambda m: ":" + m.group(1), code))
     return "".join(out)
 
 
