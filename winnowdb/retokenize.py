@@ -84,7 +84,8 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
     ``on_start(documents, total_chars)`` and ``on_doc(path, chars)`` report progress.
     """
     from .codetokens import TOKENS_VERSION
-    from .indexer import _Batch, fingerprint_source, normalized_hash
+    from .batches import Batch
+    from .indexer import fingerprint_source, normalized_hash
     from .interrupts import deferred_interrupt
     from .max_df import remember as remember_max_df
     from .sources import lone_cr_as_lf
@@ -106,7 +107,7 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
             "SELECT d.doc, d.path, d.submission, d.label, d.kind, d.normalizer, d.content_hash, d.encoding, "
             "d.bytes, d.added_at, d.simhash, d.chars, t.text FROM documents d JOIN document_texts t ON t.doc = d.doc "
             "WHERE d.doc IN (SELECT UNNEST(?::INTEGER[])) ORDER BY d.doc", [chunk]).fetchall()
-        batch = _Batch()
+        batch = Batch()
         for (doc, path, submission, label, kind, normalizer, content_hash, encoding, size, added_at,
              simhash, chars, text) in docs:
             if len(text) != chars:  # not stored (imported without texts): the file, if unchanged

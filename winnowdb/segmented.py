@@ -268,7 +268,7 @@ def add_huge(store, src, settings: dict[str, str], doc: dict, *, language: str |
     """
     import pyarrow as pa
 
-    from .indexer import _Batch
+    from .batches import Batch
 
     family = _family(settings, doc["path"], language)
     params = _params(settings, family, every_kgram)
@@ -293,7 +293,7 @@ def add_huge(store, src, settings: dict[str, str], doc: dict, *, language: str |
             raise
 
     def finish():
-        batch = _Batch()
+        batch = Batch()
         batch.docs.append(dict(doc, normalizer=family, content_hash=src.content_hash,
                                normalized_hash=stats.normalized_hash, encoding=src.encoding,
                                bytes=src.size, chars=len(src.text), units=stats.units,
