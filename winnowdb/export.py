@@ -195,7 +195,7 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
 
     from . import sqlfiles
     from .dbfile import table_names
-    from .sources import Skipped, read_source
+    from .sources import read_unchanged
 
     read_manifest(directory)
     if Path(db).exists():
@@ -221,10 +221,9 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
             docs = con.execute("SELECT doc, path, content_hash, chars FROM documents ORDER BY doc").fetchall()
             texts, missing = [], 0
             for _, path, digest, chars in docs:
-                src = read_source(Path(path)) if read_texts else None
-                same = src is not None and not isinstance(src, Skipped) and src.content_hash == digest
-                texts.append(src.text if same else "")
-                missing += not same and chars > 0
+                text = read_unchanged(path, digest) if read_texts else None
+                texts.append(text if text is not None else "")
+                missing += text is None and chars > 0
             with registered(con, _imported_texts={"doc": np.array([d for d, *_ in docs], dtype=np.int32),
                                                   "text": np.array(texts, dtype=object)}):
                 con.execute("INSERT INTO document_texts SELECT doc, text FROM _imported_texts")

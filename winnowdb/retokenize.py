@@ -65,18 +65,6 @@ def without_text_message(paths: list[str], done: int) -> str:
             "original files back and run upgrade again")
 
 
-def _text_from_file(path: str, content_hash: str) -> str | None:
-    """The file's text if it still has the stored content hash, else None."""
-    from pathlib import Path
-
-    from .sources import Skipped, read_source
-
-    src = read_source(Path(path))
-    if isinstance(src, Skipped) or src.content_hash != content_hash:
-        return None
-    return src.text
-
-
 def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None = None,
                     on_doc: Callable[[str, int], None] | None = None) -> Retokenized:
     """Re-fingerprint every code document with this winnowdb's tokenizer.
@@ -88,7 +76,7 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
     from .indexer import fingerprint_source, normalized_hash
     from .interrupts import deferred_interrupt
     from .max_df import remember as remember_max_df
-    from .sources import lone_cr_as_lf
+    from .sources import lone_cr_as_lf, read_unchanged
 
     rows = store.con.execute(
         "SELECT doc, chars FROM documents WHERE normalizer LIKE 'code:%' ORDER BY doc").fetchall()
@@ -111,7 +99,7 @@ def retokenize_code(store: Store, *, on_start: Callable[[int, int], None] | None
         for (doc, path, submission, label, kind, normalizer, content_hash, encoding, size, added_at,
              simhash, chars, text) in docs:
             if len(text) != chars:  # not stored (imported without texts): the file, if unchanged
-                text = _text_from_file(path, content_hash)
+                text = read_unchanged(path, content_hash)
                 if text is None:
                     result.without_text.append(path)
                     if on_doc:

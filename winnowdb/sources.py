@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Union
 
-__all__ = ["Source", "Skipped", "iter_files", "read_source", "read_query_file", "decode_bytes", "content_hash",
+__all__ = ["Source", "Skipped", "iter_files", "read_source", "read_unchanged", "read_query_file", "decode_bytes", "content_hash",
            "name_problem", "require_storable_name", "lone_cr_as_lf"]
 
 #: Files larger than this are skipped with a note (they would not fit the in-memory pipeline).
@@ -219,6 +219,16 @@ def read_source(path: Path) -> Union[Source, Skipped]:
         return Skipped(str(path), "binary or undecodable")
     text, enc = decoded
     return Source(str(path), lone_cr_as_lf(text), len(data), enc, content_hash(data))
+
+
+def read_unchanged(path: str | os.PathLike, stored_hash: str) -> str | None:
+    """The text of the file at ``path`` if its bytes still have ``stored_hash`` (the content hash
+    recorded when it was indexed), else None: a text stored under a document must be the one its
+    fingerprints' offsets were computed on (``import`` and ``upgrade`` read files back this way)."""
+    src = read_source(Path(path))
+    if isinstance(src, Skipped) or src.content_hash != stored_hash:
+        return None
+    return src.text
 
 
 def lone_cr_as_lf(text: str) -> str:
