@@ -40,18 +40,35 @@ _I64_MAX = np.iinfo(np.int64).max
 
 
 def _splitmix64(x: np.ndarray) -> np.ndarray:
+    """splitmix64 of each uint64 (a new array; ``x`` is left alone), computed in place on one
+    copy with one scratch array: it runs over every character of every document (simhash)."""
     with np.errstate(over="ignore"):
         z = x + _U64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
-        return z ^ (z >> _U64(31))
+        t = np.empty_like(z)
+        np.right_shift(z, _U64(30), out=t)
+        z ^= t
+        z *= _U64(0xBF58476D1CE4E5B9)
+        np.right_shift(z, _U64(27), out=t)
+        z ^= t
+        z *= _U64(0x94D049BB133111EB)
+        np.right_shift(z, _U64(31), out=t)
+        z ^= t
+        return z
 
 
-def _fmix64(z: np.ndarray) -> np.ndarray:
+def _fmix64(x: np.ndarray) -> np.ndarray:
+    """murmur3's 64-bit finalizer of each uint64 (a new array; ``x`` is left alone), in place on
+    one copy with one scratch array."""
     with np.errstate(over="ignore"):
-        z = (z ^ (z >> _U64(33))) * _U64(0xFF51AFD7ED558CCD)
-        z = (z ^ (z >> _U64(33))) * _U64(0xC4CEB9FE1A85EC53)
-        return z ^ (z >> _U64(33))
+        t = x >> _U64(33)
+        z = x ^ t
+        z *= _U64(0xFF51AFD7ED558CCD)
+        np.right_shift(z, _U64(33), out=t)
+        z ^= t
+        z *= _U64(0xC4CEB9FE1A85EC53)
+        np.right_shift(z, _U64(33), out=t)
+        z ^= t
+        return z
 
 
 _MIX_TABLES: dict[int, np.ndarray] = {}

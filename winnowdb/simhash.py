@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fingerprint import _BASE
+from .fingerprint import _BASE, _splitmix64
 
 __all__ = ["simhash64", "bit_votes", "simhash_from_votes", "document_simhash", "feature_hashes", "hamming", "hamming_many",
            "FEATURE_GRAM", "SIMHASH_VERSION"]
@@ -74,19 +74,7 @@ def bit_votes(features: np.ndarray, weights: np.ndarray | None = None) -> np.nda
     """
     features = np.asarray(features)
     n = int(features.shape[0])
-    # splitmix64, in place on one copy (the same values as fingerprint._splitmix64, fewer temporaries)
-    z = np.ascontiguousarray(features).view(np.uint64).copy()
-    t = np.empty_like(z)
-    with np.errstate(over="ignore"):
-        z += _U64(0x9E3779B97F4A7C15)
-        np.right_shift(z, _U64(30), out=t)
-        z ^= t
-        z *= _U64(0xBF58476D1CE4E5B9)
-        np.right_shift(z, _U64(27), out=t)
-        z ^= t
-        z *= _U64(0x94D049BB133111EB)
-        np.right_shift(z, _U64(31), out=t)
-        z ^= t
+    z = _splitmix64(np.ascontiguousarray(features).view(np.uint64))
     octets = z.astype("<u8", copy=False).view(np.uint8).reshape(n, 8)
     ones = np.empty(64, dtype=np.int64)
     for j in range(8):
