@@ -470,8 +470,8 @@ def test_language_by_extension(tmp_path):
     docs = _documents(db)
     assert {name: norm for name, (norm, _) in docs.items()} == {
         "inventory.py": "code:python", "WordCounter.java": "code:java", "rpn.c": "code:c",
-        "cart.js": "code:javascript", "MAZE.PY": "code:python", "notes.txt": "text",
-        "BankAccount.jsrc": "text"}
+        "cart.js": "code:javascript", "MAZE.PY": "code:python", "notes.txt": "prose",
+        "BankAccount.jsrc": "prose"}
     for name, lang in [("inventory.py", "python"), ("WordCounter.java", "java"), ("rpn.c", "c"),
                        ("cart.js", "javascript")]:
         assert docs[name][1] == len(normalize_code((folder / name).read_text(), lang)), name

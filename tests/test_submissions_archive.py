@@ -387,7 +387,7 @@ def test_starter_code_never_counts(cli, assignment, tmp_path):
     ok(cli("add", root / "starter", "-b", "--db", db))
     ok(cli("add", root / "class", "-d", "1", "--db", db))
     kinds = dict(query(db, "SELECT normalizer || ' ' || kind, COUNT(*) FROM documents GROUP BY ALL"))
-    assert kinds == {"code:python boilerplate": 1, "code:python document": 3, "text document": 1}
+    assert kinds == {"code:python boilerplate": 1, "code:python document": 3, "prose document": 1}
     rows = pairs_json(cli, db)
     pairs = by_pair(rows)
     ab = pairs.get(frozenset((alice, bob)))

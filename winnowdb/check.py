@@ -123,7 +123,7 @@ def _columns(con) -> dict[str, list[tuple[str, str]]]:
 
 def _check_settings(report: CheckReport, settings: dict[str, str]) -> None:
     from .fingerprint import HASH_VERSION, SELECTIONS
-    from .indexer import NORMALIZERS
+    from .normalizers import NORMALIZERS, TEXT_NORMALIZERS
     from .store import SCHEMA_VERSION
 
     bad: list[str] = []
@@ -149,6 +149,9 @@ def _check_settings(report: CheckReport, settings: dict[str, str]) -> None:
             bad.append(f"setting {key}={settings[key]!r} is not a positive whole number")
     if "normalizer" in settings and settings["normalizer"] not in NORMALIZERS:
         bad.append(f"normalizer {settings['normalizer']!r} is unknown (known: {', '.join(NORMALIZERS)})")
+    if "text_normalizer" in settings and settings["text_normalizer"] not in TEXT_NORMALIZERS:
+        bad.append(f"text_normalizer {settings['text_normalizer']!r} is unknown "
+                   f"(known: {', '.join(TEXT_NORMALIZERS)})")
     if "selection" in settings and settings["selection"] not in SELECTIONS:
         bad.append(f"selection {settings['selection']!r} is unknown (known: {', '.join(SELECTIONS)})")
     report.add("settings", bad)

@@ -132,20 +132,20 @@ class _TextSides:
     ``passages.TextEdges``, kept in a cache bounded by ``EDGES_CACHE_CHARS``."""
 
     def __init__(self, idx: "Index", sides: dict, language: str | None = None) -> None:
-        from .indexer import choose_normalizer
+        from .normalizers import choose_normalizer
 
         self.settings = idx.store.settings
         ids = sorted({d for s in sides.values() for d in s.texts if d >= 0})
         names = dict(idx.store.con.execute(
             "SELECT doc, normalizer FROM documents WHERE doc IN (SELECT UNNEST(?::INTEGER[]))", [ids]).fetchall()) \
             if ids else {}
-        self.text_docs = {d for d, name in names.items() if name == "text"}
-        self.text_files = set()  # names of the sides that are a text file not indexed (doc -1)
+        self.text_docs = {d: name for d, name in names.items() if name in ("text", "prose")}
+        self.text_files = {}  # names of the sides that are a text file not indexed (doc -1): normalizer
         for side in sides.values():
             if -1 in side.texts:
-                family, _ = choose_normalizer(self.settings.get("normalizer", "text"), side.paths[-1], language)
-                if family == "text":
-                    self.text_files.add(side.name)
+                family, _ = choose_normalizer(self.settings, side.paths[-1], language)
+                if family in ("text", "prose"):
+                    self.text_files[side.name] = family
         from collections import OrderedDict
 
         self._cache: OrderedDict = OrderedDict()  # (side name or "", doc) -> (chars, TextEdges)
@@ -154,8 +154,7 @@ class _TextSides:
     def edges(self, side, docs: set[int]) -> dict:
         """doc id -> ``TextEdges`` of those of ``side``'s documents ``docs`` that are text (and not
         longer than EXTEND_MAX_CHARS)."""
-        from .indexer import kgram_window
-        from .normalize import normalize_text
+        from .indexer import kgram_window, normalize_as
         from .passages import TextEdges
 
         k, w = kgram_window("text", self.settings)
@@ -168,7 +167,8 @@ class _TextSides:
             if key in self._cache:
                 self._cache.move_to_end(key)
             else:
-                self._cache[key] = (len(text), TextEdges(text, normalize_text(text), k, w))
+                name = self.text_docs[doc] if doc >= 0 else self.text_files[side.name]
+                self._cache[key] = (len(text), TextEdges(text, normalize_as(text, name), k, w))
                 self._chars += len(text)
                 while self._chars > EDGES_CACHE_CHARS and len(self._cache) > 1:
                     self._chars -= self._cache.popitem(last=False)[1][0]

@@ -22,15 +22,22 @@ if TYPE_CHECKING:  # the fingerprinting modules (and numpy) are imported when fi
 
 __all__ = ["Index", "open_index", "DEFAULTS", "Side", "Comparison"]
 
-#: Defaults for a new index. For text, k and w count normalized characters (letters and digits):
-#: k = 16 is about three words, below which matches are mostly common phrases; every shared
-#: passage of t = w + k - 1 = 27 characters (about five words) is found. For code, code_k and
-#: code_w count tokens: every shared run of 19 tokens (two or three statements) is found. Chosen
-#: on the labelled sets in ../shared/eval (bench/results/quality.md has the sweep): a smaller k
-#: finds slightly more heavily edited copies but makes common phrases, and so pair counting,
-#: much costlier; a larger w stores fewer fingerprints (density 2/(w+1)).
-DEFAULTS = {"k": 16, "w": 12, "code_k": 12, "code_w": 8, "normalizer": "auto", "selection": "winnow",
+#: Defaults for a new index. Text is read as prose: k and w count normalized characters (letters
+#: and digits, and one unit for the spaces or punctuation between two words): k = 22 is about four
+#: words, below which matches are mostly common phrases; every shared passage of
+#: t = w + k - 1 = 27 units (about five words) is found; w = 6 keeps 2/7 of the k-grams, dense
+#: enough that containment is measured well on documents of a few hundred words (short answers,
+#: abstracts). For code, code_k and code_w count tokens: every shared run of 19 tokens (two or
+#: three statements) is found. Chosen on the labelled sets in ../shared/eval
+#: (bench/results/quality.md, bench/results/text_normalizations.md have the sweeps): a smaller k
+#: finds slightly more heavily edited copies but makes common phrases, and so pair counting, much
+#: costlier; a larger w stores fewer fingerprints (density 2/(w+1)), at some cost in how well
+#: short documents are ranked.
+DEFAULTS = {"k": 22, "w": 6, "code_k": 12, "code_w": 8, "normalizer": "auto", "selection": "winnow",
             "mod_m": 1}
+#: k and w defaults of an index whose text is read by the ``text`` normalizer (letters and
+#: digits only: the Winnowing paper's) or the ``words`` normalizer (k and w count words)
+LETTERS_DEFAULTS = {"k": 16, "w": 12}
 
 
 def default_db() -> str:
@@ -396,12 +403,15 @@ def _records(cur) -> list[dict]:
 
 def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w: int | None = None,
                code_k: int | None = None, code_w: int | None = None,
-               normalizer: str | None = None, selection: str | None = None, mod_m: int | None = None,
+               normalizer: str | None = None, text_normalizer: str | None = None,
+               selection: str | None = None, mod_m: int | None = None,
                read_only: bool = False, create: bool = True) -> Index:
     """Open the index at ``path`` (default ``$WINNOWDB_DB`` or ./winnowdb.duckdb).
 
     A missing index is created (unless ``create=False`` or ``read_only``) with the given k, w and
-    normalizer (defaults in ``DEFAULTS``). For an existing index, any k/w/normalizer given must
+    normalizer (defaults in ``DEFAULTS``; ``LETTERS_DEFAULTS`` for k and w when the normalizer is
+    ``text`` or ``words``). ``text_normalizer`` is how an ``auto`` or ``code`` index reads files
+    that are not code (default ``prose``). For an existing index, any k/w/normalizer given must
     match the ones it was created with. ``selection`` is how fingerprints are kept: ``winnow``
     (default), ``all`` (every k-gram) or ``mod`` (hashes that are 0 mod ``mod_m``).
     """
@@ -411,11 +421,17 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
             raise WinnowError(f"{name} must be a positive whole number, not {val}")
     # the fingerprinting modules (and numpy) are imported only when an index is made or settings
     # are given: opening an index to read it stays light
-    if normalizer is not None:
-        from .indexer import NORMALIZERS
+    if normalizer is not None or text_normalizer is not None:
+        from .normalizers import NORMALIZERS, TEXT_NORMALIZERS
 
-        if normalizer not in NORMALIZERS:
+        if normalizer is not None and normalizer not in NORMALIZERS:
             raise WinnowError(f"unknown normalizer {normalizer!r} (choose from {', '.join(NORMALIZERS)})")
+        if text_normalizer is not None and text_normalizer not in TEXT_NORMALIZERS:
+            raise WinnowError(f"unknown text normalizer {text_normalizer!r} "
+                              f"(choose from {', '.join(TEXT_NORMALIZERS)})")
+        if text_normalizer is not None and normalizer in TEXT_NORMALIZERS and text_normalizer != normalizer:
+            raise WinnowError(f"--normalizer {normalizer} reads every file as {normalizer}: "
+                              f"--text-normalizer {text_normalizer} does not apply")
     if selection is not None:
         from .fingerprint import SELECTIONS
 
@@ -429,7 +445,13 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
               "selection": selection, "mod_m": mod_m}
     settings = None
     if not Path(path).exists():
-        settings = {key: (val if val is not None else DEFAULTS[key]) for key, val in wanted.items()}
+        from .normalizers import TEXT_NORMALIZERS
+
+        chosen = normalizer or DEFAULTS["normalizer"]
+        text_normalizer = chosen if chosen in TEXT_NORMALIZERS else text_normalizer or "prose"
+        defaults = {**DEFAULTS, **(LETTERS_DEFAULTS if text_normalizer != "prose" else {})}
+        settings = {key: (val if val is not None else defaults[key]) for key, val in wanted.items()}
+        settings["text_normalizer"] = text_normalizer
         from .codetokens import TOKENS_VERSION
         from .fingerprint import HASH_VERSION
         from .simhash import SIMHASH_VERSION
@@ -439,4 +461,11 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     else:
         settings = {key: val for key, val in wanted.items() if val is not None}
     store = Store.open(path, read_only=read_only, create=create and not read_only, settings=settings)
+    if text_normalizer is not None:  # indexes made before prose existed record none: text
+        from .normalizers import text_normalizer as reads_text_with
+
+        if reads_text_with(store.settings) != text_normalizer:
+            store.close()
+            raise WinnowError(f"index {path} reads text with the {reads_text_with(store.settings)} normalizer, "
+                              f"not {text_normalizer}; settings are fixed per index (use another --db)")
     return Index(store)

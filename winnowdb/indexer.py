@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .fingerprint import fingerprint
+import numpy as np
+
+from .fingerprint import Fingerprints, fingerprint
 from .codetokens import normalize_code
-from .languages import language_for
-from .normalize import normalize_text, normalize_words
+from .normalizers import choose_normalizer
+from .normalize import normalize_prose, normalize_text, normalize_words
 from .simhash import document_simhash
 from .sources import Skipped, Source, iter_files, read_source
 from . import segmented  # reliability (issue 4): huge documents
@@ -28,26 +30,9 @@ from .interrupts import deferred_interrupt
 from .batches import Batch, BatchWriter
 from .store import Store
 
-__all__ = ["AddSummary", "add_paths", "fingerprint_source", "NORMALIZERS"]
+__all__ = ["AddSummary", "add_paths", "fingerprint_source"]
 
-#: normalizer settings an index can be created with
-NORMALIZERS = ("auto", "text", "words", "code")
-_SALT = {"text": 0, "words": 0x11, "code": 0x22}
-
-
-def choose_normalizer(setting: str, path: str | None, language: str | None = None) -> tuple[str, str | None]:
-    """(family, language) for one file: ``auto`` picks code for known code extensions, else text.
-
-    ``language`` forces the programming language (for files whose extension does not say).
-    """
-    if setting in ("text", "words"):
-        return setting, None
-    lang = language or (language_for(path) if path else None)
-    if lang is not None:
-        return "code", lang
-    if setting == "code":
-        raise ValueError(f"{path}: cannot tell the programming language (use --language)")
-    return "text", None
+_SALT = {"text": 0, "prose": 0, "words": 0x11, "code": 0x22}
 
 BATCH_BYTES = 8 * 1024 * 1024
 BATCH_DOCS = 2000
@@ -76,32 +61,64 @@ def fingerprint_source(text: str, settings: dict[str, str], *, path: str | None 
                        language: str | None = None, every_kgram: bool = False):
     """(normalizer name, Normalized, Fingerprints) of a text under an index's settings.
 
-    Code is tokenized (k and w count tokens: settings code_k, code_w); text is folded to letters
-    and digits (k and w count characters) or, with the words normalizer, to words.
+    Code is tokenized (k and w count tokens: settings code_k, code_w); text is read as prose
+    (letters, spaces and marks: k and w count them), folded to letters and digits (k and w count
+    characters) or, with the words normalizer, to words.
     ``every_kgram`` keeps the hash of every k-gram instead of winnowing. Boilerplate is stored
     that way: in a document that embeds the boilerplate, windows near its edges can select
     boilerplate k-grams that winnowing the boilerplate file alone would not, and those must still
-    be recognised as boilerplate.
+    be recognised as boilerplate. Prose boilerplate that begins (ends) with a letter also gets
+    the k-grams it would begin (end) with when set off by white space or punctuation in a document,
+    which its own file does not show (white space at a file's ends is dropped).
     """
-    family, lang = choose_normalizer(settings.get("normalizer", "text"), path, language)
+    family, lang = choose_normalizer(settings, path, language)
     if family == "code":
         norm = normalize_code(text, lang)
         k, w = int(settings.get("code_k", settings["k"])), int(settings.get("code_w", settings["w"]))
         name = f"code:{lang}"
     else:
-        norm = normalize_words(text) if family == "words" else normalize_text(text)
+        norm = normalize_as(text, family)
         k, w = int(settings["k"]), int(settings["w"])
         name = family
     selection = "all" if every_kgram else settings.get("selection", "winnow")
     fps = fingerprint(norm, k, w, salt=_SALT[family], selection=selection, m=int(settings.get("mod_m", 1)))
+    if every_kgram and family == "prose" and len(norm) >= k:
+        fps = _with_set_off_edges(fps, norm, k)
     return name, norm, fps
 
 
+def _with_set_off_edges(fps, norm, k: int):
+    """``fps`` (every k-gram of a prose text) and the k-grams its first k - 1 units make after a
+    separator unit (space or mark), where it begins with a letter, and its last k - 1 units
+    before one, where it ends with a letter; they get the positions of its first and last k-grams."""
+    from .fingerprint import kgram_hashes
+    from .normalize import PROSE_MARK, PROSE_SPACE
+
+    units, n = norm.units, len(norm)
+    seps = (PROSE_SPACE, PROSE_MARK)
+    rows = []  # (hash, pos, start, stop)
+    for sep in seps:
+        if int(units[0]) not in seps:
+            gram = np.concatenate((np.array([sep], dtype=np.uint64), units[:k - 1]))
+            rows.append((int(kgram_hashes(gram, k, _SALT["prose"])[0]), 0, int(norm.start[0]), int(norm.stop[k - 2])))
+        if int(units[-1]) not in seps:
+            gram = np.concatenate((units[n - k + 1:], np.array([sep], dtype=np.uint64)))
+            rows.append((int(kgram_hashes(gram, k, _SALT["prose"])[0]), n - k, int(norm.start[n - k + 1]),
+                         int(norm.stop[n - 1])))
+    if not rows:
+        return fps
+    cols = [np.concatenate((getattr(fps, f), np.array([r[i] for r in rows], dtype=np.int64)))
+            for i, f in enumerate(("hash", "pos", "start", "stop"))]
+    order = np.argsort(cols[1], kind="stable")
+    return Fingerprints(*(c[order] for c in cols))
+
 def normalize_as(text: str, normalizer: str):
     """``text`` normalized as a document stored with ``normalizer`` (``documents.normalizer``:
-    ``text``, ``words`` or ``code:LANG``): the units its fingerprints' positions count."""
+    ``prose``, ``text``, ``words`` or ``code:LANG``): the units its fingerprints' positions count."""
     if normalizer.startswith("code:"):
         return normalize_code(text, normalizer[len("code:"):])
+    if normalizer == "prose":
+        return normalize_prose(text)
     return normalize_words(text) if normalizer == "words" else normalize_text(text)
 
 

@@ -136,7 +136,7 @@ def canonical_language(name: str) -> str:
 def forced_language(name: str, normalizer: str) -> str:
     """``canonical_language(name)`` for an index made with ``normalizer``; ``ValueError`` also
     when that index reads every file as text or words (a language would be silently ignored)."""
-    if normalizer in ("text", "words"):
+    if normalizer in ("prose", "text", "words"):
         raise ValueError(f"--language needs an index that tokenizes code (--normalizer auto or code), "
                          f"not one that reads every file as {normalizer}")
     return canonical_language(name)

@@ -2,7 +2,10 @@
 
 The text normalizer follows the Winnowing paper's first step: case is folded, accents are
 folded, and everything that is not a letter or a digit (white space, punctuation, symbols) is
-removed, so "Run, run!" and "runrun" compare equal. Each kept character remembers its offset in the
+removed, so "Run, run!" and "runrun" compare equal. The prose normalizer (the default for text
+in new indexes) folds letters the same way but keeps where words end: each run of characters
+between words is one unit, a space or (when it holds punctuation) a mark, so "therapist" and
+"the rapist" differ and a k-gram of prose is a more specific, word-aligned piece of a sentence. Each kept character remembers its offset in the
 original string, so fingerprints and passages can always be shown in the original text.
 
 Everything here is vectorized with numpy: a lookup table maps every code point to its folded
@@ -15,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Normalized", "normalize_text", "normalize_words", "combining_marks", "line_starts", "offsets_to_lines"]
+__all__ = ["Normalized", "normalize_text", "normalize_prose", "normalize_words", "combining_marks", "line_starts",
+           "offsets_to_lines", "PROSE_SPACE", "PROSE_MARK", "WHITESPACE"]
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,80 @@ def normalize_text(text: str) -> Normalized:
     j = np.arange(src.shape[0]) - first  # which letter of its character's expansion
     units = cols[1 + j, src].astype(np.uint64)
     return Normalized(units=units, start=src, stop=src + 1)
+
+
+#: the prose normalizer's unit for a run of separators (the characters between words) made of
+#: white space only, and for one holding punctuation or symbols: neither is ever a folded letter
+PROSE_SPACE, PROSE_MARK = 0x20, 0x2E
+#: every code point that ``str.isspace`` calls white space (a test checks the list against it)
+WHITESPACE = (*range(0x09, 0x0E), *range(0x1C, 0x21), 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B),
+              0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
+_SPACE_BMP = np.zeros(0x10000, dtype=bool)  # is each BMP code point white space (none above is)
+_SPACE_BMP[list(WHITESPACE)] = True
+
+
+def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = True) -> Normalized:
+    """Letters and digits folded as ``normalize_text`` folds them, and one unit for each run of
+    separators between them: ``PROSE_MARK`` when the run holds punctuation or a symbol, else
+    (white space only) ``PROSE_SPACE``; the unit spans the whole run. So "year, after" and
+    "year -- after" compare equal, "year after" does not, and neither does "yearafter".
+
+    Combining marks belong to the letter before them (folded away with its accent). A run of
+    white space at the very start or end of the text gives no unit (``strip_start`` /
+    ``strip_end`` False: it does, for a piece cut out of a longer text), so a trailing newline
+    changes nothing.
+    """
+    cps = code_points(text)
+    n = cps.shape[0]
+    cols = single = None
+    if n and int(cps.max()) < 0x10000:  # fast path: one table lookup per character
+        _bmp_table(cps)
+        single = np.take(_SINGLE, cps)
+        if int(single.max()) == _EXPANDS:
+            single = None
+    if single is None:
+        cols = _folded_columns(cps)
+        reps = cols[0].astype(np.int64)  # units of each character: its folded letters, or one ...
+    else:
+        reps = (single != 0).astype(np.int64)
+    sep = reps == 0
+    space = np.take(_SPACE_BMP, np.minimum(cps, 0xFFFF))
+    punct = sep & ~space
+    if punct.any():
+        mark = combining_marks(cps)
+        if mark.any():  # a mark after a letter (and its other marks) is part of that letter
+            idx = np.arange(n)
+            prev = np.maximum.accumulate(np.where(mark, -1, idx))  # last non-mark at or before
+            attached = mark & (prev >= 0) & ~sep[np.maximum(prev, 0)]
+            sep &= ~attached
+            punct &= ~mark
+    edges = np.diff(np.concatenate(([0], sep.astype(np.int8), [0])))
+    starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    marked = np.zeros(starts.shape[0], dtype=bool)  # does each run hold punctuation or a symbol?
+    if starts.size:
+        counted = np.concatenate(([0], np.cumsum(punct)))
+        marked = counted[stops] > counted[starts]
+        keep = np.ones(starts.shape[0], dtype=bool)
+        if strip_start and starts[0] == 0 and not marked[0]:
+            keep[0] = False
+        if strip_end and stops[-1] == n and not marked[-1]:
+            keep[-1] = False
+        starts, stops, marked = starts[keep], stops[keep], marked[keep]
+    if single is not None and not starts.size:
+        keep = np.flatnonzero(single)
+        return Normalized(units=single[keep].astype(np.uint64), start=keep, stop=keep + 1)
+    reps[starts] = 1  # ... for the first character of a run of separators
+    src = np.repeat(np.arange(n, dtype=np.int64), reps)
+    if single is not None:
+        units = single[src].astype(np.uint64)
+    else:
+        j = np.arange(src.shape[0]) - np.repeat(np.cumsum(reps) - reps, reps)  # which folded letter
+        units = cols[1 + j, src].astype(np.uint64)
+    stop = src + 1
+    at_run = sep[src]
+    units[at_run] = np.where(marked, PROSE_MARK, PROSE_SPACE)
+    stop[at_run] = stops
+    return Normalized(units=units, start=src, stop=stop)
 
 
 _TAG = None

@@ -12,7 +12,7 @@ shared run goes on for up to a window's worth of units on either side. ``extend_
 follows it, comparing the normalized units on both sides outward from the outermost matches,
 for at most t - 1 = w + k - 2 units each way (so a passage grows to its true edges without
 swallowing adjacent material, such as boilerplate, that did not match). Where units are single
-characters (the text normalizer), a grown edge must fall on a word boundary in both documents
+characters (the text and prose normalizers), a grown edge must fall on a word boundary in both documents
 (combining accents belong to their letter): "galax|ies" and "tomato|es" share "es", which is
 not a shared word, so a passage never grows into it.
 """
@@ -114,24 +114,26 @@ def _run_length(x: np.ndarray, y: np.ndarray) -> int:
 
 
 class TextEdges:
-    """What growing passages needs to know of one text document: its normalized letters, and for
-    each letter whether a word starts at it and whether one ends with it (combining accents
-    belong to the letter before them), and where the letter ends with its accents."""
+    """What growing passages needs to know of one text document (``text`` or ``prose``
+    normalizer): its normalized units, and for each whether a word starts at it and whether one
+    ends with it (combining accents belong to the letter before them; the space and mark units of
+    prose are in no word), and where the unit ends with its accents."""
 
     def __init__(self, text: str, norm, k: int, w: int) -> None:
-        from .normalize import code_points, combining_marks
+        from .normalize import PROSE_MARK, PROSE_SPACE, code_points, combining_marks
 
         self.norm, self.k, self.limit = norm, k, w + k - 2  # grow at most t - 1 units per end
         n = len(text)
         start, stop = np.asarray(norm.start, dtype=np.int64), np.asarray(norm.stop, dtype=np.int64)
+        letter = (norm.units != PROSE_SPACE) & (norm.units != PROSE_MARK)  # never a folded letter
         word_char = np.zeros(n + 1, dtype=bool)  # letters, digits and combining marks; False at n
-        word_char[start] = True
+        word_char[start[letter]] = True
         mark = combining_marks(code_points(text))
         word_char[:n] |= mark
-        self.starts_word = (start == 0) | ~word_char[np.maximum(start - 1, 0)]
+        self.starts_word = letter & ((start == 0) | ~word_char[np.maximum(start - 1, 0)])
         nonmark = np.append(np.flatnonzero(~mark), n)
-        self.stop = nonmark[np.searchsorted(nonmark, stop)]  # each letter's end, past its accents
-        self.ends_word = ~word_char[self.stop]
+        self.stop = nonmark[np.searchsorted(nonmark, stop)]  # each unit's end, past its accents
+        self.ends_word = letter & ~word_char[self.stop]
 
 
 def _grow(a: np.ndarray, b: np.ndarray, n: int, *, last: bool) -> int:

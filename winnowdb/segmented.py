@@ -8,8 +8,10 @@ goes (one transaction for the whole document, so it is stored completely or not 
 The result is the same as fingerprinting the whole document at once:
 
 * Text is normalized in chunks of ``CHUNK_CHARS`` characters. The ``text`` normalizer folds each
-  character on its own, so any cut gives the same units; for ``words`` a cut is placed on a
-  character that is not a letter or digit and not inside a markup tag, so no word or tag is split.
+  character on its own, so any cut gives the same units; for ``prose`` a cut is never placed
+  inside the run of separators between two words (one unit), and only the document's own first
+  and last runs of white space are dropped; for ``words`` a cut is placed on a character that is not a letter or digit and not
+  inside a markup tag, so no word or tag is split.
 * k-gram hashes depend only on their k units, so hashing overlapping slices of units gives the
   same hashes.
 * Winnowing is continued across a segment boundary only at a window whose minimum is unique:
@@ -18,7 +20,7 @@ The result is the same as fingerprinting the whole document at once:
   ``SYNC_SEARCH`` windows -- a very long run of repeated text -- the cut is made anyway; the
   selections can then differ from whole-document winnowing in which of several equal hashes is
   picked, never in the winnowing guarantee. Likewise a ``words`` "word" of more than a million
-  letters is split. ``SegmentStats.exact`` records either.)
+  letters, or a ``prose`` run of separators that long, is split. ``SegmentStats.exact`` records either.)
 * The normalized-text hash and the simhash are accumulated over the chunks.
 
 Code files (tokenized per language) are not segmented; they use the whole-document path.
@@ -79,13 +81,13 @@ class SegmentStats:
 
 
 def _family(settings: dict[str, str], path: str | None, language: str | None) -> str | None:
-    from .indexer import choose_normalizer
+    from .normalizers import choose_normalizer
 
     try:
-        family, _ = choose_normalizer(settings.get("normalizer", "text"), path, language)
+        family, _ = choose_normalizer(settings, path, language)
     except ValueError:
         return None
-    return family if family in ("text", "words") else None
+    return family if family != "code" else None
 
 
 def is_huge(text: str, settings: dict[str, str], path: str | None = None,
@@ -102,6 +104,21 @@ def _safe_cut(text: str, start: int, target: int, family: str) -> tuple[int, boo
         return n, True
     if family == "text":
         return target, True
+    if family == "prose":  # a cut must not split the run of separators between two words (nor
+        # part a letter from its combining marks): cut before a letter or digit, or where a run
+        # begins after one
+        def safe(c: int) -> bool:
+            return text[c].isalnum() or (text[c - 1].isalnum() and not _is_mark(text[c]))
+
+        for c in range(target, min(n, target + _CUT_SEARCH)):
+            if safe(c):
+                return c, True
+        if target + _CUT_SEARCH >= n:  # separators up to the end: take them all
+            return n, True
+        for c in range(target - 1, max(start + 1, target - _CUT_SEARCH) - 1, -1):
+            if safe(c):
+                return c, True
+        return target, False  # separators longer than the search: split them
 
     def in_word(ch: str) -> bool:  # as normalize_words: letters, digits and combining marks
         return ch.isalnum() or (ch >= "\u0300" and unicodedata.category(ch)[0] == "M")
@@ -123,6 +140,10 @@ def _safe_cut(text: str, start: int, target: int, family: str) -> tuple[int, boo
         if safe(c):
             return c, True
     return target, False  # a "word" longer than the search: split it
+
+
+def _is_mark(ch: str) -> bool:
+    return ch >= "\u0300" and unicodedata.category(ch)[0] == "M"
 
 
 def _sync_window(h: np.ndarray, t: int, w: int) -> int | None:
@@ -162,13 +183,13 @@ def iter_fingerprints(text: str, family: str, k: int, w: int, *, salt: int, sele
     Concatenated, they equal ``fingerprint(normalize(text), k, w, ...)``; ``stats`` (optional)
     receives the unit count, normalized hash and simhash.
     """
-    from .normalize import normalize_text, normalize_words
+    from .normalize import normalize_prose, normalize_text, normalize_words
 
     if stats is None:
         stats = SegmentStats()
     chunk_chars = chunk_chars or CHUNK_CHARS
     segment_units = segment_units or SEGMENT_UNITS
-    normalize = normalize_words if family == "words" else normalize_text
+    normalize = {"words": normalize_words, "prose": normalize_prose}.get(family, normalize_text)
     n = len(text)
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     buffered = 0
@@ -182,7 +203,8 @@ def iter_fingerprints(text: str, family: str, k: int, w: int, *, salt: int, sele
             c1, exact = _safe_cut(text, c0, c0 + chunk_chars, family)
             stats.exact &= exact
             chunk = text[c0:c1]
-            norm = normalize(chunk)
+            norm = normalize_prose(chunk, strip_start=c0 == 0, strip_end=c1 >= n) if family == "prose" \
+                else normalize(chunk)
             stats._digest.update(norm.units.tobytes())
             stats.units += len(norm)
             text_units = norm.units if family == "text" else normalize_text(chunk).units

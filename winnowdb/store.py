@@ -38,7 +38,8 @@ DEFAULT_DB = "winnowdb.duckdb"
 #: the path of an index kept in memory (never written to disk)
 MEMORY = ":memory:"
 #: settings that define how fingerprints are computed; a mismatch is an error
-FIXED_SETTINGS = ("k", "w", "code_k", "code_w", "normalizer", "hash_version", "selection", "mod_m")
+FIXED_SETTINGS = ("k", "w", "code_k", "code_w", "normalizer", "text_normalizer", "hash_version", "selection",
+                  "mod_m")
 
 
 #: Schema upgrades. ``MIGRATIONS[v]`` turns a schema-``v`` index into schema ``v + 1`` given an open

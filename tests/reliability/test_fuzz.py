@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from winnowdb import segmented
 from winnowdb.fingerprint import fingerprint, kgram_hashes, winnow
-from winnowdb.normalize import normalize_text, normalize_words
+from winnowdb.normalize import normalize_prose, normalize_text, normalize_words
 
 SPECIAL = [
     "\u0301", "\u0308", "\u20dd", "\u0f7a",  # combining marks
@@ -44,7 +44,7 @@ words = st.sampled_from(["tide", "moon", "Sea", "ÉTÉ", "naïve", "日本", "\u
 long_text = st.lists(st.one_of(words, chars, st.sampled_from([" ", " ", "\n", ". "])),
                      min_size=0, max_size=1500).map("".join)
 
-NORMALIZERS = {"text": normalize_text, "words": normalize_words}
+NORMALIZERS = {"text": normalize_text, "words": normalize_words, "prose": normalize_prose}
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -136,14 +136,16 @@ def test_segmented_equals_whole_document(text, k, w, normalizer, selection, chun
 
     assert (seg.start >= 0).all() and (seg.stop <= len(text)).all() and (seg.start < seg.stop).all()
     assert (np.diff(seg.pos) > 0).all()
-    if stats.exact or normalizer == "text":  # text cuts never split a unit
+    if stats.exact or normalizer in ("text", "prose"):  # text cuts never split a unit, nor do
+        # prose cuts (but in a run of separators of _CUT_SEARCH characters)
         assert stats.units == len(norm)
         assert stats.normalized_hash == hashlib.blake2b(norm.units.tobytes(), digest_size=16).hexdigest()
         assert stats.simhash == document_simhash(text)
     if stats.exact:
         for f in ("hash", "pos", "start", "stop"):
             assert np.array_equal(getattr(whole, f), getattr(seg, f)), f
-    elif normalizer == "text":  # a cut inside a long run of equal minima: the guarantee still holds
+    elif normalizer in ("text", "prose"):  # a cut inside a long run of equal minima: the guarantee
+        # still holds
         assert selection == "winnow"
         h = kgram_hashes(norm.units, k, _SALT[normalizer])
         sel = set(seg.pos.tolist())
@@ -171,10 +173,11 @@ def test_fingerprints_are_the_same_in_another_process():
     text = "Grüße \u202eevil\u202c \ufb01sh \U0001d518\U0001d52b 日本語 \u0627\u0644\u0639\u0631\u0628\u064a\u0629 " * 20
     local = {n: fingerprint(fn(text), 5, 4).hash.tolist() for n, fn in NORMALIZERS.items()}
     code = ("import json, sys\nfrom winnowdb.fingerprint import fingerprint\n"
-            "from winnowdb.normalize import normalize_text, normalize_words\n"
+            "from winnowdb.normalize import normalize_prose, normalize_text, normalize_words\n"
             "t = sys.stdin.read()\n"
             "print(json.dumps({'text': fingerprint(normalize_text(t), 5, 4).hash.tolist(),"
-            " 'words': fingerprint(normalize_words(t), 5, 4).hash.tolist()}))")
+            " 'words': fingerprint(normalize_words(t), 5, 4).hash.tolist(),"
+            " 'prose': fingerprint(normalize_prose(t), 5, 4).hash.tolist()}))")
     for seed in ("1", "12345"):
         r = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, text=True,
                            env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin",

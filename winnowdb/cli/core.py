@@ -31,9 +31,11 @@ def add(
              "go, csharp, rust, kotlin, or any Pygments lexer name or alias, e.g. py); default: code "
              "files by extension, everything else as text."),
     k: Optional[int] = typer.Option(None, "--k", min=1,
-                                    help="k-gram length for text, in characters (new index only; default 16)."),
+                                    help="k-gram length for text, in normalized characters (new index only; "
+                                         "default 22 for prose, 16 for --normalizer text or words)."),
     w: Optional[int] = typer.Option(None, "--w", min=1,
-                                    help="Winnowing window for text (new index only; default 12)."),
+                                    help="Winnowing window for text (new index only; default 6 for prose, 12 "
+                                         "for --normalizer text or words)."),
     code_k: Optional[int] = typer.Option(None, "--code-k", min=1,
                                          help="k-gram length for code, in tokens (new index only; default 12)."),
     code_w: Optional[int] = typer.Option(None, "--code-w", min=1,
@@ -41,8 +43,13 @@ def add(
     normalizer: Optional[str] = typer.Option(
         None, "--normalizer",
         help="Normalizer (new index only): auto (default: code files by extension are tokenized, "
-             "everything else is text), text (letters and digits, case folded; k counts characters), "
-             "words (Broder's word shingles; k counts words) or code (every file is code)."),
+             "everything else is prose), prose (letters and digits case folded, the spaces and punctuation "
+             "between two words one unit; k counts them), text (letters and digits only, as in the "
+             "Winnowing paper), words (Broder's word shingles; k counts words) or code (every file is code)."),
+    text_normalizer: Optional[str] = typer.Option(
+        None, "--text-normalizer",
+        help="How --normalizer auto reads files that are not code (new index only): prose (default), "
+             "text or words."),
     selection: Optional[str] = typer.Option(
         None, "--selection",
         help="Which k-gram hashes become fingerprints (new index only): winnow (default; every shared "
@@ -74,8 +81,8 @@ def add(
                 forced_language(language, normalizer or "auto")
             except ValueError as exc:
                 _fail(str(exc))
-        with _open(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer, selection=selection,
-                   mod_m=mod_m) as idx:
+        with _open(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
+                   text_normalizer=text_normalizer, selection=selection, mod_m=mod_m) as idx:
             progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(),
                                 TransferSpeedColumn(), TimeRemainingColumn(),
                                 TextColumn("{task.fields[file]}"), console=err, transient=True,

@@ -139,7 +139,7 @@ def spark_fingerprint(
                                               help="A list of boilerplate files (never counted as copying)."),
     k: Optional[int] = typer.Option(None, "--k", min=1, help="k-gram length (default as `winnowdb add`)."),
     w: Optional[int] = typer.Option(None, "--w", min=1, help="Winnowing window (default as `winnowdb add`)."),
-    normalizer: Optional[str] = typer.Option(None, "--normalizer", help="auto, text, words or code."),
+    normalizer: Optional[str] = typer.Option(None, "--normalizer", help="auto, prose, text, words or code."),
     selection: Optional[str] = typer.Option(None, "--selection", help="winnow, all or mod."),
     mod_m: Optional[int] = typer.Option(None, "--mod-m", min=1, help="m for --selection mod."),
     language: Optional[str] = typer.Option(None, "--language", help="Force the programming language of code files."),
