@@ -132,19 +132,19 @@ def main() -> None:
     from winnowdb.codetokens import normalize_code
     from winnowdb.fingerprint import fingerprint
     from winnowdb.index import DEFAULTS
-    from winnowdb.normalize import normalize_text
+    from winnowdb.normalize import normalize_prose
 
     k, w, ck, cw = DEFAULTS["k"], DEFAULTS["w"], DEFAULTS["code_k"], DEFAULTS["code_w"]
     lines = [f"# Speed — {dt.date.today().isoformat()}", "",
              f"Machine: {machine()}. Command: `python bench/speed.py {' '.join(sys.argv[1:])}`.",
-             f"Settings: winnowdb defaults (text k={k} w={w}; code k={ck} w={cw}).", ""]
+             f"Settings: winnowdb defaults (text read as prose, k={k} w={w}; code k={ck} w={cw}).", ""]
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         corpus = tmp / "corpus"
         size = make_corpus(corpus, args.docs, args.mb)
         texts = [p.read_text() for p in sorted(corpus.iterdir())]
         # 1. text fingerprinting, one core, in process
-        mbs = throughput(lambda t: fingerprint(normalize_text(t), k, w), texts)
+        mbs = throughput(lambda t: fingerprint(normalize_prose(t), k, w), texts)
         lines += ["## Fingerprinting (one core, in process)", "",
                   "| what | MB/s |", "|---|---|",
                   f"| text: normalize + hash + robust winnowing, {len(texts)} docs, {size / 1e6:.1f} MB | {mbs:.1f} |"]

@@ -134,8 +134,9 @@ def main() -> None:
               f"- command: `python bench/text_normalizations.py --salts {args.salts}"
               f"{' --out ' + args.out if args.out else ''}`",
               f"- Dolos (char, k 23 / w 17, one fixed hash): {DOLOS}; copydetect 0.972 (bench/results/quality.md)",
-              "- shipped since session 8: `prose` k 22 / w 6 (t = 27 units, as the `text` default's 27 letters); "
-              "`prose` 24 / 6 ranks as well but its best F1 is lower (bench/results/quality.md has F1)", ""]
+              "- shipped since session 8: `prose` k 22 / w 12 (the window, and so the index size and pair-counting "
+              "cost, of the `text` default); w 6 ranks better still but doubles the fingerprints "
+              "(bench/results/speed.md: the generated corpus then misses its 5 s target)", ""]
     if args.out:
         Path(args.out).write_text("\n".join(header + lines) + "\n", encoding="utf-8")
         print(f"wrote {args.out}")

@@ -229,7 +229,7 @@ def test_options_reach_pairs(hostile_db, cli, tmp_path):
     assert r.exit_code == 0 and "0 pairs" in r.stdout
     # the header names the settings the index was made with, code settings included
     header = " ".join(" ".join(Page(out.read_text(encoding="utf-8")).text).split())
-    assert "normalizer auto: prose k=22 w=6, code k=12 w=8" in header, header
+    assert "normalizer auto: prose k=22 w=12, code k=12 w=8" in header, header
 
 
 @pytest.mark.parametrize("args,says", [

@@ -96,7 +96,7 @@ def test_new_index_reads_text_as_prose_with_its_own_defaults(tmp_path):
     with winnowdb.open(tmp_path / "i.duckdb") as idx:
         idx.add([tmp_path / "a.txt"])
         s = idx.settings
-        assert (s["normalizer"], s["text_normalizer"], s["k"], s["w"]) == ("auto", "prose", "22", "6")
+        assert (s["normalizer"], s["text_normalizer"], s["k"], s["w"]) == ("auto", "prose", "22", "12")
         assert idx.sql("SELECT normalizer FROM documents")[1] == [("prose",)]
     with winnowdb.open(tmp_path / "t.duckdb", normalizer="text") as idx:  # the paper's: k 16, w 12
         s = idx.settings

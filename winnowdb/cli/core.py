@@ -34,8 +34,7 @@ def add(
                                     help="k-gram length for text, in normalized characters (new index only; "
                                          "default 22 for prose, 16 for --normalizer text or words)."),
     w: Optional[int] = typer.Option(None, "--w", min=1,
-                                    help="Winnowing window for text (new index only; default 6 for prose, 12 "
-                                         "for --normalizer text or words)."),
+                                    help="Winnowing window for text (new index only; default 12)."),
     code_k: Optional[int] = typer.Option(None, "--code-k", min=1,
                                          help="k-gram length for code, in tokens (new index only; default 12)."),
     code_w: Optional[int] = typer.Option(None, "--code-w", min=1,
