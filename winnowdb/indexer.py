@@ -21,7 +21,7 @@ import numpy as np
 
 from .fingerprint import Fingerprints, fingerprint
 from .codetokens import normalize_code
-from .normalizers import choose_normalizer
+from .normalizers import choose_normalizer, text_normalizer
 from .normalize import normalize_prose, normalize_text, normalize_words
 from .simhash import document_simhash
 from .sources import Skipped, Source, iter_files, read_source
@@ -88,27 +88,40 @@ def fingerprint_source(text: str, settings: dict[str, str], *, path: str | None 
 
 
 def _with_set_off_edges(fps, norm, k: int):
-    """``fps`` (every k-gram of a prose text) and the k-grams its first k - 1 units make after a
-    separator unit (space or mark), where it begins with a letter, and its last k - 1 units
-    before one, where it ends with a letter; they get the positions of its first and last k-grams."""
+    """``fps`` (every k-gram of a prose text) and its ``set_off_edges``, in position order."""
+    return with_rows(fps, set_off_edges(norm, norm, len(norm), k))
+
+
+def set_off_edges(head, tail, units: int, k: int) -> Fingerprints:
+    """The k-grams a prose text makes where a document sets it off: a separator unit (space or
+    mark) and its first k - 1 units, where it begins with a letter; its last k - 1 units and a
+    separator, where it ends with one. ``head`` holds (at least k) units from the text's start,
+    ``tail`` from its end (offsets already in the whole text), ``units`` its length: the rows get
+    the positions and spans of its first and last k-grams."""
     from .fingerprint import kgram_hashes
     from .normalize import PROSE_MARK, PROSE_SPACE
 
-    units, n = norm.units, len(norm)
     seps = (PROSE_SPACE, PROSE_MARK)
     rows = []  # (hash, pos, start, stop)
-    for sep in seps:
-        if int(units[0]) not in seps:
-            gram = np.concatenate((np.array([sep], dtype=np.uint64), units[:k - 1]))
-            rows.append((int(kgram_hashes(gram, k, _SALT["prose"])[0]), 0, int(norm.start[0]), int(norm.stop[k - 2])))
-        if int(units[-1]) not in seps:
-            gram = np.concatenate((units[n - k + 1:], np.array([sep], dtype=np.uint64)))
-            rows.append((int(kgram_hashes(gram, k, _SALT["prose"])[0]), n - k, int(norm.start[n - k + 1]),
-                         int(norm.stop[n - 1])))
-    if not rows:
+    if units >= k:
+        for sep in seps:
+            sep_unit = np.array([sep], dtype=np.uint64)
+            if int(head.units[0]) not in seps:
+                gram = np.concatenate((sep_unit, head.units[:k - 1]))
+                rows.append((int(kgram_hashes(gram, k, _SALT["prose"])[0]), 0, int(head.start[0]),
+                             int(head.stop[k - 2])))
+            if int(tail.units[-1]) not in seps:
+                gram = np.concatenate((tail.units[len(tail) - k + 1:], sep_unit))
+                rows.append((int(kgram_hashes(gram, k, _SALT["prose"])[0]), units - k,
+                             int(tail.start[len(tail) - k + 1]), int(tail.stop[-1])))
+    return Fingerprints(*(np.array([r[i] for r in rows], dtype=np.int64) for i in range(4)))
+
+
+def with_rows(fps: Fingerprints, more: Fingerprints) -> Fingerprints:
+    """``fps`` and ``more`` together, in position order (stable)."""
+    if not len(more):
         return fps
-    cols = [np.concatenate((getattr(fps, f), np.array([r[i] for r in rows], dtype=np.int64)))
-            for i, f in enumerate(("hash", "pos", "start", "stop"))]
+    cols = [np.concatenate((getattr(fps, f), getattr(more, f))) for f in ("hash", "pos", "start", "stop")]
     order = np.argsort(cols[1], kind="stable")
     return Fingerprints(*(c[order] for c in cols))
 
@@ -341,6 +354,7 @@ def add_paths(store: Store, paths: list[str], *, label: str | None = None, boile
     process alone writes to the index, in order, so the result does not depend on ``jobs``.
     """
     t0 = time.perf_counter()
+    text_normalizer(store.settings)  # an index this winnowdb cannot read text for: say so first
     summary = AddSummary()
     kind = "boilerplate" if boilerplate else "document"
     walked = _walk(paths)

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Normalized", "normalize_text", "normalize_prose", "normalize_words", "combining_marks", "line_starts",
+__all__ = ["Normalized", "normalize_text", "normalize_prose", "normalize_words", "combining_marks", "word_joiners",
+           "line_starts",
            "offsets_to_lines", "PROSE_SPACE", "PROSE_MARK", "WHITESPACE"]
 
 
@@ -144,6 +145,31 @@ def combining_marks(cps: np.ndarray) -> np.ndarray:
     return out
 
 
+_FORMAT: np.ndarray | None = None  # is each BMP code point a format character (category Cf)?
+
+
+def word_joiners(cps: np.ndarray) -> np.ndarray:
+    """For each code point, whether it belongs to the word it is written in: a combining mark
+    (``combining_marks``) or an invisible format character (Unicode category Cf: the soft hyphen,
+    zero-width joiners and spaces, the word joiner), which a reader does not see as a break."""
+    global _FORMAT
+    out = combining_marks(cps)
+    if cps.size == 0 or int(cps.max()) < 0xAD:  # the soft hyphen is the first format character
+        return out
+    if _FORMAT is None:
+        import unicodedata
+
+        _FORMAT = np.array([unicodedata.category(chr(c)) == "Cf" for c in range(0x10000)], dtype=bool)
+    bmp = cps < 0x10000
+    out[bmp] |= _FORMAT[cps[bmp]]
+    astral = np.flatnonzero(~bmp)
+    if astral.size:
+        import unicodedata
+
+        out[astral] |= [unicodedata.category(chr(c)) == "Cf" for c in cps[astral].tolist()]
+    return out
+
+
 def normalize_text(text: str) -> Normalized:
     """Fold case and accents, drop everything but letters and digits; keep original offsets.
 
@@ -187,7 +213,9 @@ def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = Tr
     (white space only) ``PROSE_SPACE``; the unit spans the whole run. So "year, after" and
     "year -- after" compare equal, "year after" does not, and neither does "yearafter".
 
-    Combining marks belong to the letter before them (folded away with its accent). A run of
+    Combining marks and invisible format characters (``word_joiners``: a soft hyphen, a
+    zero-width joiner) belong to the letter before them, or to the run of separators they are
+    in, and never make a run a mark: "inter\u00adnational" is one word. A run of
     white space at the very start or end of the text gives no unit (``strip_start`` /
     ``strip_end`` False: it does, for a piece cut out of a longer text), so a trailing newline
     changes nothing.
@@ -209,8 +237,9 @@ def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = Tr
     space = np.take(_SPACE_BMP, np.minimum(cps, 0xFFFF))
     punct = sep & ~space
     if punct.any():
-        mark = combining_marks(cps)
-        if mark.any():  # a mark after a letter (and its other marks) is part of that letter
+        mark = word_joiners(cps)
+        if mark.any():  # a mark or an invisible format character after a letter (and the
+            # others after it) is part of that letter's word
             idx = np.arange(n)
             prev = np.maximum.accumulate(np.where(mark, -1, idx))  # last non-mark at or before
             attached = mark & (prev >= 0) & ~sep[np.maximum(prev, 0)]

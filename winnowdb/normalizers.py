@@ -14,6 +14,7 @@ before ``prose`` existed have none and read text with ``text``.
 """
 from __future__ import annotations
 
+from .errors import WinnowError
 from .languages import language_for
 
 __all__ = ["NORMALIZERS", "TEXT_NORMALIZERS", "TEXT_UNITS", "text_normalizer", "choose_normalizer"]
@@ -29,9 +30,15 @@ TEXT_UNITS = {"prose": "units", "text": "characters", "words": "words"}
 def text_normalizer(settings: dict[str, str]) -> str:
     """How an index reads files that are not code: its ``normalizer`` when that is prose, text
     or words; else (auto, code) its ``text_normalizer`` setting -- ``text`` for indexes made
-    before the prose normalizer existed, which have none."""
+    before the prose normalizer existed, which have none. ``WinnowError`` for a value this
+    winnowdb does not know (a later version's, or a hand edit): documents could not be read as the
+    index reads them."""
     setting = settings.get("normalizer", "text")
-    return setting if setting in TEXT_NORMALIZERS else settings.get("text_normalizer", "text")
+    name = setting if setting in TEXT_NORMALIZERS else settings.get("text_normalizer", "text")
+    if name not in TEXT_NORMALIZERS:
+        raise WinnowError(f"this index reads text with the {name!r} normalizer, which this winnowdb does not "
+                          f"know (known: {', '.join(TEXT_NORMALIZERS)}); `winnowdb check` reports it")
+    return name
 
 
 def choose_normalizer(settings: dict[str, str], path: str | None,

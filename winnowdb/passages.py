@@ -120,7 +120,7 @@ class TextEdges:
     prose are in no word), and where the unit ends with its accents."""
 
     def __init__(self, text: str, norm, k: int, w: int) -> None:
-        from .normalize import PROSE_MARK, PROSE_SPACE, code_points, combining_marks
+        from .normalize import PROSE_MARK, PROSE_SPACE, code_points, word_joiners
 
         self.norm, self.k, self.limit = norm, k, w + k - 2  # grow at most t - 1 units per end
         n = len(text)
@@ -128,7 +128,7 @@ class TextEdges:
         letter = (norm.units != PROSE_SPACE) & (norm.units != PROSE_MARK)  # never a folded letter
         word_char = np.zeros(n + 1, dtype=bool)  # letters, digits and combining marks; False at n
         word_char[start[letter]] = True
-        mark = combining_marks(code_points(text))
+        mark = word_joiners(code_points(text))
         word_char[:n] |= mark
         self.starts_word = letter & ((start == 0) | ~word_char[np.maximum(start - 1, 0)])
         nonmark = np.append(np.flatnonzero(~mark), n)

@@ -354,17 +354,19 @@ def render_stats(console, st: dict, fmt: str) -> None:
     t = Table(title=Text(f"index {display_path(st['index'])}", style="table.title"), show_header=False)
     t.add_column("what", style="bold")
     t.add_column("value")
-    from .normalizers import TEXT_UNITS, text_normalizer
+    from .normalizers import TEXT_NORMALIZERS, TEXT_UNITS
 
     cfg = st["settings"]
+    reads_text = cfg.get("normalizer") if cfg.get("normalizer") in TEXT_NORMALIZERS \
+        else cfg.get("text_normalizer", "text")  # shown as it is, known or not
     rows: Iterable[tuple[str, str]] = [
         ("documents", f"{st['documents'] + st['boilerplate']} ({st['documents']} in {st['submissions']} "
                       f"submissions, {st['boilerplate']} boilerplate)"),
         ("fingerprints", f"{st['fingerprints']} ({st['distinct_hashes']} distinct)"),
         ("text", f"{st['chars']} characters, {st['units']} normalized units"),
         ("settings", f"normalizer={cfg.get('normalizer')} selection={cfg.get('selection')}; "
-                     f"{text_normalizer(cfg)}: k={cfg.get('k')} w={cfg.get('w')} (guarantee t="
-                     f"{int(cfg.get('k', 0)) + int(cfg.get('w', 0)) - 1} {TEXT_UNITS[text_normalizer(cfg)]}); "
+                     f"{reads_text}: k={cfg.get('k')} w={cfg.get('w')} (guarantee t="
+                     f"{int(cfg.get('k', 0)) + int(cfg.get('w', 0)) - 1} {TEXT_UNITS.get(reads_text, 'units')}); "
                      f"code: k={cfg.get('code_k')} w={cfg.get('code_w')} (guarantee t="
                      f"{int(cfg.get('code_k', 0)) + int(cfg.get('code_w', 0)) - 1} tokens)"),
         *[(f"density ({d['family']})", f"{d['density']:.4f} measured vs {d['expected']:.4f} expected "

@@ -142,8 +142,8 @@ def _safe_cut(text: str, start: int, target: int, family: str) -> tuple[int, boo
     return target, False  # a "word" longer than the search: split it
 
 
-def _is_mark(ch: str) -> bool:
-    return ch >= "\u0300" and unicodedata.category(ch)[0] == "M"
+def _is_mark(ch: str) -> bool:  # as normalize.word_joiners: a combining mark or a format character
+    return ch >= "\u00ad" and (unicodedata.category(ch)[0] == "M" or unicodedata.category(ch) == "Cf")
 
 
 def _sync_window(h: np.ndarray, t: int, w: int) -> int | None:
@@ -273,7 +273,36 @@ def fingerprints_of(text: str, settings: dict[str, str], *, path: str | None = N
                     language: str | None = None, every_kgram: bool = False) -> Fingerprints:
     """``fingerprint_source(...)[2]`` for a huge text, computed in segments."""
     family = _family(settings, path, language)
-    return fingerprint_segmented(text, **_params(settings, family, every_kgram))[1]
+    params = _params(settings, family, every_kgram)
+    stats, fps = fingerprint_segmented(text, **params)
+    if every_kgram and family == "prose":
+        from .indexer import with_rows
+
+        fps = with_rows(fps, prose_edges(text, params["k"], stats.units))
+    return fps
+
+
+def prose_edges(text: str, k: int, units: int) -> Fingerprints:
+    """``indexer.set_off_edges`` of a huge prose text of ``units`` units: its head and tail are
+    normalized on their own, cut where a cut changes no unit."""
+    from .indexer import set_off_edges
+    from .normalize import Normalized, normalize_prose
+
+    n, span = len(text), 64 * k
+    while True:
+        cut, _ = _safe_cut(text, 0, min(n, span), "prose")
+        head = normalize_prose(text[:cut], strip_end=cut >= n)
+        if len(head) >= k or cut >= n:
+            break
+        span *= 4
+    span = 64 * k
+    while True:
+        start = 0 if span >= n else _safe_cut(text, 0, n - span, "prose")[0]
+        tail = normalize_prose(text[start:], strip_start=start == 0)
+        if len(tail) >= k or start == 0:
+            break
+        span *= 4
+    return set_off_edges(head, Normalized(tail.units, tail.start + start, tail.stop + start), units, k)
 
 
 def memory_cap_mb(size: int) -> int:
@@ -296,13 +325,21 @@ def add_huge(store, src, settings: dict[str, str], doc: dict, *, language: str |
     params = _params(settings, family, every_kgram)
     stats = SegmentStats()
 
+    def _with_edges(pieces):  # prose boilerplate: also the k-grams across its edges
+        yield from pieces
+        if every_kgram and family == "prose":
+            edges = prose_edges(src.text, params["k"], stats.units)
+            stats.fingerprints += len(edges)
+            if len(edges):
+                yield edges
+
     schema = pa.schema([("hash", pa.int64()), ("doc", pa.int32()), ("pos", pa.int32()),
                         ("start_offset", pa.int32()), ("end_offset", pa.int32())])
     failure: list[BaseException] = []
 
     def batches():
         try:
-            for f in iter_fingerprints(src.text, stats=stats, **params):
+            for f in _with_edges(iter_fingerprints(src.text, stats=stats, **params)):
                 yield pa.record_batch([
                     pa.array(f.hash, pa.int64()),
                     pa.array(np.full(len(f), doc["doc"], dtype=np.int32)),
