@@ -223,20 +223,21 @@ def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = Tr
     cps = code_points(text)
     n = cps.shape[0]
     cols = single = None
-    if n and int(cps.max()) < 0x10000:  # fast path: one table lookup per character
+    top = int(cps.max()) if n else 0
+    if n and top < 0x10000:  # fast path: one table lookup per character
         _bmp_table(cps)
         single = np.take(_SINGLE, cps)
         if int(single.max()) == _EXPANDS:
             single = None
     if single is None:
         cols = _folded_columns(cps)
-        reps = cols[0].astype(np.int64)  # units of each character: its folded letters, or one ...
+        sep = cols[0] == 0
+        space = np.take(_SPACE_BMP, np.minimum(cps, 0xFFFF))
     else:
-        reps = (single != 0).astype(np.int64)
-    sep = reps == 0
-    space = np.take(_SPACE_BMP, np.minimum(cps, 0xFFFF))
+        sep = single == 0
+        space = np.take(_SPACE_BMP, cps)
     punct = sep & ~space
-    if punct.any():
+    if top >= 0xAD:  # no mark or format character below U+00AD
         mark = word_joiners(cps)
         if mark.any():  # a mark or an invisible format character after a letter (and the
             # others after it) is part of that letter's word
@@ -245,32 +246,37 @@ def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = Tr
             attached = mark & (prev >= 0) & ~sep[np.maximum(prev, 0)]
             sep &= ~attached
             punct &= ~mark
-    edges = np.diff(np.concatenate(([0], sep.astype(np.int8), [0])))
-    starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    marked = np.zeros(starts.shape[0], dtype=bool)  # does each run hold punctuation or a symbol?
+    first = sep.copy()  # the first character of each run of separators: the run's unit
+    first[1:] &= ~sep[:-1]
+    last = sep.copy()
+    last[:-1] &= ~sep[1:]
+    starts, stops = np.flatnonzero(first), np.flatnonzero(last) + 1
     if starts.size:
-        counted = np.concatenate(([0], np.cumsum(punct)))
-        marked = counted[stops] > counted[starts]
+        marked = np.zeros(starts.shape[0], dtype=bool)  # does each run hold punctuation or a symbol?
+        marked[np.searchsorted(starts, np.flatnonzero(punct), side="right") - 1] = True
         keep = np.ones(starts.shape[0], dtype=bool)
         if strip_start and starts[0] == 0 and not marked[0]:
             keep[0] = False
         if strip_end and stops[-1] == n and not marked[-1]:
             keep[-1] = False
-        starts, stops, marked = starts[keep], stops[keep], marked[keep]
-    if single is not None and not starts.size:
-        keep = np.flatnonzero(single)
-        return Normalized(units=single[keep].astype(np.uint64), start=keep, stop=keep + 1)
-    reps[starts] = 1  # ... for the first character of a run of separators
-    src = np.repeat(np.arange(n, dtype=np.int64), reps)
-    if single is not None:
+        if not keep.all():
+            first[starts[~keep]] = False
+            starts, stops, marked = starts[keep], stops[keep], marked[keep]
+    if single is not None:  # one unit per letter, one per run
+        src = np.flatnonzero((single != 0) | first)
         units = single[src].astype(np.uint64)
     else:
+        reps = cols[0].astype(np.int64)  # units of each character: its folded letters, or one
+        reps[sep] = 0
+        reps[starts] = 1
+        src = np.repeat(np.arange(n, dtype=np.int64), reps)
         j = np.arange(src.shape[0]) - np.repeat(np.cumsum(reps) - reps, reps)  # which folded letter
         units = cols[1 + j, src].astype(np.uint64)
     stop = src + 1
-    at_run = sep[src]
-    units[at_run] = np.where(marked, PROSE_MARK, PROSE_SPACE)
-    stop[at_run] = stops
+    if starts.size:
+        at = np.searchsorted(src, starts)  # where the runs' units are
+        units[at] = np.where(marked, PROSE_MARK, PROSE_SPACE)
+        stop[at] = stops
     return Normalized(units=units, start=src, stop=stop)
 
 
