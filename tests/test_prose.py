@@ -146,3 +146,12 @@ def test_prose_boilerplate_set_off_in_documents_never_counts(tmp_path):
     with winnowdb.open(tmp_path / "control.duckdb") as idx:  # without it they do pair
         idx.add([docs])
         assert len(idx.pairs(top=0)) == 1
+
+
+def test_spark_fingerprint_job_takes_the_text_normalizer():
+    """`winnowdb spark fingerprint --text-normalizer text` makes the settings `add` would."""
+    from winnowdb.spark import jobs
+
+    s = jobs.job_settings(text_normalizer="text")
+    assert (s["normalizer"], s["text_normalizer"], s["k"], s["w"]) == ("auto", "text", "16", "12")
+    assert jobs.job_settings()["text_normalizer"] == "prose"

@@ -140,6 +140,8 @@ def spark_fingerprint(
     k: Optional[int] = typer.Option(None, "--k", min=1, help="k-gram length (default as `winnowdb add`)."),
     w: Optional[int] = typer.Option(None, "--w", min=1, help="Winnowing window (default as `winnowdb add`)."),
     normalizer: Optional[str] = typer.Option(None, "--normalizer", help="auto, prose, text, words or code."),
+    text_normalizer: Optional[str] = typer.Option(None, "--text-normalizer",
+                                                  help="How --normalizer auto reads text: prose (default), text or words."),
     selection: Optional[str] = typer.Option(None, "--selection", help="winnow, all or mod."),
     mod_m: Optional[int] = typer.Option(None, "--mod-m", min=1, help="m for --selection mod."),
     language: Optional[str] = typer.Option(None, "--language", help="Force the programming language of code files."),
@@ -156,7 +158,8 @@ def spark_fingerprint(
     from ..spark import jobs
 
     with _spark_guard():
-        settings = jobs.job_settings(k=k, w=w, normalizer=normalizer, selection=selection, mod_m=mod_m)
+        settings = jobs.job_settings(k=k, w=w, normalizer=normalizer, text_normalizer=text_normalizer,
+                                     selection=selection, mod_m=mod_m)
         spark = _session(master, conf)
         m = jobs.fingerprint(spark, filelist, outdir, boilerplate_list=boilerplate, settings=settings,
                              buckets=buckets, texts=texts, language=language, partitions=partitions,
