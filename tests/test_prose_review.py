@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 import duckdb
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -17,7 +16,7 @@ import winnowdb
 from winnowdb import segmented
 from winnowdb.cli import app
 from winnowdb.indexer import fingerprint_source
-from winnowdb.normalize import normalize_prose, normalize_text
+from winnowdb.normalize import normalize_prose
 
 ESSAY = ("Photosynthesis is the process by which green plants and certain other organisms transform light "
          "energy into chemical energy. During photosynthesis in green plants, light energy is captured and "
@@ -74,7 +73,7 @@ def test_invisible_characters_do_not_hide_a_copy(tmp_path, name):
 def test_huge_prose_boilerplate_has_the_same_fingerprints_as_a_small_one(tmp_path):
     """``segmented.fingerprints_of`` is documented as ``fingerprint_source(...)[2]`` for a huge
     text; for prose boilerplate (every k-gram) the segmented path leaves out the k-grams across
-    the boilerplate's set-off edges that ``fingerprint_source`` adds (``_with_set_off_edges``)."""
+    the boilerplate's set-off edges that ``fingerprint_source`` adds (``indexer.set_off_edges``)."""
     with winnowdb.open(tmp_path / "i.duckdb") as idx:
         settings = idx.settings
     assert settings["text_normalizer"] == "prose"

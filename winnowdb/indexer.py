@@ -82,14 +82,9 @@ def fingerprint_source(text: str, settings: dict[str, str], *, path: str | None 
         name = family
     selection = "all" if every_kgram else settings.get("selection", "winnow")
     fps = fingerprint(norm, k, w, salt=_SALT[family], selection=selection, m=int(settings.get("mod_m", 1)))
-    if every_kgram and family == "prose" and len(norm) >= k:
-        fps = _with_set_off_edges(fps, norm, k)
+    if every_kgram and family == "prose":
+        fps = with_rows(fps, set_off_edges(norm, norm, len(norm), k))
     return name, norm, fps
-
-
-def _with_set_off_edges(fps, norm, k: int):
-    """``fps`` (every k-gram of a prose text) and its ``set_off_edges``, in position order."""
-    return with_rows(fps, set_off_edges(norm, norm, len(norm), k))
 
 
 def set_off_edges(head, tail, units: int, k: int) -> Fingerprints:
@@ -124,6 +119,7 @@ def with_rows(fps: Fingerprints, more: Fingerprints) -> Fingerprints:
     cols = [np.concatenate((getattr(fps, f), getattr(more, f))) for f in ("hash", "pos", "start", "stop")]
     order = np.argsort(cols[1], kind="stable")
     return Fingerprints(*(c[order] for c in cols))
+
 
 def normalize_as(text: str, normalizer: str):
     """``text`` normalized as a document stored with ``normalizer`` (``documents.normalizer``:

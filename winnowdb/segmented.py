@@ -10,8 +10,8 @@ The result is the same as fingerprinting the whole document at once:
 * Text is normalized in chunks of ``CHUNK_CHARS`` characters. The ``text`` normalizer folds each
   character on its own, so any cut gives the same units; for ``prose`` a cut is never placed
   inside the run of separators between two words (one unit), and only the document's own first
-  and last runs of white space are dropped; for ``words`` a cut is placed on a character that is not a letter or digit and not
-  inside a markup tag, so no word or tag is split.
+  and last runs of white space are dropped; for ``words`` a cut is placed on a character that is
+  not a letter or digit and not inside a markup tag, so no word or tag is split.
 * k-gram hashes depend only on their k units, so hashing overlapping slices of units gives the
   same hashes.
 * Winnowing is continued across a segment boundary only at a window whose minimum is unique:
@@ -20,7 +20,8 @@ The result is the same as fingerprinting the whole document at once:
   ``SYNC_SEARCH`` windows -- a very long run of repeated text -- the cut is made anyway; the
   selections can then differ from whole-document winnowing in which of several equal hashes is
   picked, never in the winnowing guarantee. Likewise a ``words`` "word" of more than a million
-  letters, or a ``prose`` run of separators that long, is split. ``SegmentStats.exact`` records either.)
+  letters, or a ``prose`` run of separators that long, is split. ``SegmentStats.exact`` records
+  either.)
 * The normalized-text hash and the simhash are accumulated over the chunks.
 
 Code files (tokenized per language) are not segmented; they use the whole-document path.
