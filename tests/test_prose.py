@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import winnowdb
 from winnowdb.normalize import PROSE_MARK, PROSE_SPACE, WHITESPACE, normalize_prose, normalize_text
+from winnowdb import segmented
 from winnowdb.segmented import _safe_cut
 
 
@@ -128,22 +129,28 @@ def test_index_made_before_prose_keeps_reading_text_with_letters(tmp_path):
         winnowdb.open(db, text_normalizer="prose")
 
 
-def test_prose_boilerplate_set_off_in_documents_never_counts(tmp_path):
+@pytest.mark.parametrize("huge", [False, True], ids=["small", "huge"])
+def test_prose_boilerplate_set_off_in_documents_never_counts(tmp_path, monkeypatch, huge):
     """Starter text embedded in documents between paragraphs, set off by blank lines or by
     punctuation: the k-grams across its edges are boilerplate too, so the two documents (which
-    share nothing else) make no pair."""
+    share nothing else) make no pair -- also when the boilerplate file is big enough to be stored
+    in segments (the threshold lowered, as tests/reliability/test_big.py does). Every k-gram is
+    kept (--selection all), so none can slip through by winnowing's luck. (The words before the
+    header end in different letters: a k-gram that begins inside them is not boilerplate.)"""
     header = "Course 101 Integrity statement I confirm that this essay is my own work and cite my sources"
     (tmp_path / "bp").mkdir()
     (tmp_path / "bp" / "header.txt").write_text(header + "\n")
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "a.txt").write_text("Tides rise and fall twice a day.\n\n" + header + "\n\nThe moon pulls the sea.\n")
-    (docs / "b.txt").write_text("Glaciers carve valleys slowly; " + header + ". Ice flows downhill.\n")
-    with winnowdb.open(tmp_path / "i.duckdb") as idx:
+    (docs / "b.txt").write_text("Glaciers carve valleys over time; " + header + ". Ice flows downhill.\n")
+    if huge:
+        monkeypatch.setattr(segmented, "HUGE_CHARS", len(header) // 2)
+    with winnowdb.open(tmp_path / "i.duckdb", selection="all") as idx:
         idx.add([tmp_path / "bp"], boilerplate=True)
         idx.add([docs])
         assert idx.pairs(top=0) == []
-    with winnowdb.open(tmp_path / "control.duckdb") as idx:  # without it they do pair
+    with winnowdb.open(tmp_path / "control.duckdb", selection="all") as idx:  # without it they do pair
         idx.add([docs])
         assert len(idx.pairs(top=0)) == 1
 

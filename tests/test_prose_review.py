@@ -82,29 +82,6 @@ def test_huge_prose_boilerplate_has_the_same_fingerprints_as_a_small_one(tmp_pat
     assert sorted(seg.hash.tolist()) == sorted(whole.hash.tolist())
 
 
-def test_huge_prose_boilerplate_set_off_in_documents_never_counts(tmp_path, monkeypatch):
-    """As tests/test_prose.py's boilerplate test, with a boilerplate file big enough to be stored
-    in segments (the threshold lowered, as tests/reliability/test_big.py does): the k-grams across
-    its edges must be boilerplate too, so the two documents (sharing nothing else) make no pair."""
-    header = ESSAY.strip().rstrip(".")
-    (tmp_path / "bp").mkdir()
-    (tmp_path / "bp" / "header.txt").write_text(header + "\n")
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "a.txt").write_text("Tides rise and fall twice a day.\n\n" + header + "\n\nThe moon pulls the sea.\n")
-    (docs / "b.txt").write_text("Glaciers carve valleys over time; " + header + ". Ice flows downhill.\n")
-    with winnowdb.open(tmp_path / "small.duckdb", selection="all") as idx:  # control: not huge
-        idx.add([tmp_path / "bp"], boilerplate=True)
-        idx.add([docs])
-        assert idx.pairs(top=0) == []
-    monkeypatch.setattr(segmented, "HUGE_CHARS", len(header) // 2)
-    with winnowdb.open(tmp_path / "huge.duckdb", selection="all") as idx:
-        idx.add([tmp_path / "bp"], boilerplate=True)
-        assert idx.sql("SELECT normalizer FROM documents")[1] == [("prose",)]
-        idx.add([docs])
-        assert idx.pairs(top=0) == []
-
-
 # --------------------------------------------------------------------------- unknown text normalizer
 @pytest.fixture
 def index_with_unknown_text_normalizer(tmp_path):
