@@ -5,7 +5,8 @@ folded, and everything that is not a letter or a digit (white space, punctuation
 removed, so "Run, run!" and "runrun" compare equal. The prose normalizer (the default for text
 in new indexes) folds letters the same way but keeps where words end: each run of characters
 between words is one unit, a space or (when it holds punctuation) a mark, so "therapist" and
-"the rapist" differ and a k-gram of prose is a more specific, word-aligned piece of a sentence. Each kept character remembers its offset in the
+"the rapist" differ and a k-gram of prose is a more specific, word-aligned piece of a sentence.
+Each kept character remembers its offset in the
 original string, so fingerprints and passages can always be shown in the original text.
 
 Everything here is vectorized with numpy: a lookup table maps every code point to its folded
@@ -19,8 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["Normalized", "normalize_text", "normalize_prose", "normalize_words", "combining_marks", "word_joiners",
-           "line_starts",
-           "offsets_to_lines", "PROSE_SPACE", "PROSE_MARK", "WHITESPACE"]
+           "line_starts", "offsets_to_lines", "PROSE_SPACE", "PROSE_MARK", "WHITESPACE"]
 
 
 @dataclass(frozen=True)
@@ -121,53 +121,40 @@ def _folded_columns(cps: np.ndarray) -> np.ndarray:
     return cols
 
 
-_MARKS: np.ndarray | None = None  # is each BMP code point a combining mark (category M*)?
+_CATEGORY_TABLES: dict[str, np.ndarray] = {}  # per predicate: its value for every BMP code point
+
+
+def _in_category(cps: np.ndarray, name: str, test) -> np.ndarray:
+    """``test(unicodedata.category(ch))`` for each code point, from a BMP table built on first use."""
+    import unicodedata
+
+    table = _CATEGORY_TABLES.get(name)
+    if table is None:
+        table = _CATEGORY_TABLES[name] = np.array([test(unicodedata.category(chr(c))) for c in range(0x10000)])
+    out = np.zeros(cps.shape[0], dtype=bool)
+    bmp = cps < 0x10000
+    out[bmp] = table[cps[bmp]]
+    astral = np.flatnonzero(~bmp)
+    if astral.size:
+        out[astral] = [test(unicodedata.category(chr(c))) for c in cps[astral].tolist()]
+    return out
 
 
 def combining_marks(cps: np.ndarray) -> np.ndarray:
     """For each code point, whether it is a combining mark (Unicode category M*: accents written
     after their letter, Indic vowel signs): it belongs to the word of the letter before it."""
-    global _MARKS
     if cps.size == 0 or int(cps.max()) < 0x300:  # no combining marks below U+0300
         return np.zeros(cps.shape[0], dtype=bool)
-    if _MARKS is None:
-        import unicodedata
-
-        _MARKS = np.array([unicodedata.category(chr(c))[0] == "M" for c in range(0x10000)], dtype=bool)
-    out = np.zeros(cps.shape[0], dtype=bool)
-    bmp = cps < 0x10000
-    out[bmp] = _MARKS[cps[bmp]]
-    astral = np.flatnonzero(~bmp)
-    if astral.size:
-        import unicodedata
-
-        out[astral] = [unicodedata.category(chr(c))[0] == "M" for c in cps[astral].tolist()]
-    return out
-
-
-_FORMAT: np.ndarray | None = None  # is each BMP code point a format character (category Cf)?
+    return _in_category(cps, "mark", lambda cat: cat[0] == "M")
 
 
 def word_joiners(cps: np.ndarray) -> np.ndarray:
     """For each code point, whether it belongs to the word it is written in: a combining mark
     (``combining_marks``) or an invisible format character (Unicode category Cf: the soft hyphen,
     zero-width joiners and spaces, the word joiner), which a reader does not see as a break."""
-    global _FORMAT
-    out = combining_marks(cps)
     if cps.size == 0 or int(cps.max()) < 0xAD:  # the soft hyphen is the first format character
-        return out
-    if _FORMAT is None:
-        import unicodedata
-
-        _FORMAT = np.array([unicodedata.category(chr(c)) == "Cf" for c in range(0x10000)], dtype=bool)
-    bmp = cps < 0x10000
-    out[bmp] |= _FORMAT[cps[bmp]]
-    astral = np.flatnonzero(~bmp)
-    if astral.size:
-        import unicodedata
-
-        out[astral] |= [unicodedata.category(chr(c)) == "Cf" for c in cps[astral].tolist()]
-    return out
+        return np.zeros(cps.shape[0], dtype=bool)
+    return _in_category(cps, "joiner", lambda cat: cat[0] == "M" or cat == "Cf")
 
 
 def normalize_text(text: str) -> Normalized:
