@@ -15,7 +15,7 @@ usage:
    the Python API (``winnowdb.open`` + ``add``), timed.
 3. Computes each family's exact resemblance: the smallest resemblance of any two of its members,
    from the stored shingle sets.
-4. Clusters with ``winnowdb.clusters.cluster`` (each method in its own subprocess, so its time and
+4. Clusters with ``winnowdb.analysis.clusters.cluster`` (each method in its own subprocess, so its time and
    peak memory -- max RSS of the process, DuckDB included -- are its own; the time is the
    ``cluster()`` call, the stored table and the report included).
 5. Counts the families recovered: a family is recovered when its members form one cluster with
@@ -124,11 +124,11 @@ def generate(root: Path, docs: int, families: int, seed: int) -> dict:
 def worker(db: str, method: str, min_resemblance: float, out: str) -> None:
     """Run one clustering in this process; print timing and peak memory as JSON."""
     import winnowdb
-    from winnowdb.clusters import cluster
+    from winnowdb.analysis.clusters import cluster
 
     with winnowdb.open(db, create=False) as idx:
         t0 = time.perf_counter()
-        res = cluster(idx, min_resemblance=min_resemblance, method=method)
+        res = cluster(idx.reader, min_resemblance=min_resemblance, method=method)
         seconds = time.perf_counter() - t0
     np.savez(out, doc=res.doc, cluster=res.cluster)
     print(json.dumps({"seconds": seconds, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
@@ -142,13 +142,13 @@ def family_resemblance(idx, families: dict[int, list[str]], root: Path) -> dict[
     """Smallest exact resemblance between two members of each family (stored shingle sets)."""
     import pyarrow as pa
 
-    ids = dict(idx.store.con.execute("SELECT path, doc FROM documents").fetchall())
+    ids = dict(idx.store.connection.execute("SELECT path, doc FROM documents").fetchall())
     fam_docs = {f: [ids[str((root / p).resolve())] for p in paths] for f, paths in families.items()}
     all_docs = sorted({d for v in fam_docs.values() for d in v})
-    idx.store.con.register("_fam_docs", pa.table({"doc": pa.array(all_docs, pa.int32())}))
-    tbl = idx.store.con.execute("SELECT DISTINCT f.doc, f.hash FROM fingerprints f JOIN _fam_docs d ON d.doc = f.doc "
+    idx.store.connection.register("_fam_docs", pa.table({"doc": pa.array(all_docs, pa.int32())}))
+    tbl = idx.store.connection.execute("SELECT DISTINCT f.doc, f.hash FROM fingerprints f JOIN _fam_docs d ON d.doc = f.doc "
                                 "ORDER BY f.doc, f.hash").fetchnumpy()
-    idx.store.con.unregister("_fam_docs")
+    idx.store.connection.unregister("_fam_docs")
     doc, h = np.asarray(tbl["doc"]), np.asarray(tbl["hash"])
     bounds = np.flatnonzero(np.concatenate(([True], doc[1:] != doc[:-1], [True])))
     sets = {int(doc[lo]): h[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:])}
@@ -260,7 +260,7 @@ def main() -> None:
         f"byte-identical copies; variants edit 0..6% of the base's words); generated in {t_gen:.1f} s",
         f"- index: `normalizer=words, k={args.k}, selection={args.selection}`; "
         f"{summary.fingerprints} fingerprints; `add` took {t_add:.1f} s",
-        f"- clustering: `cluster(idx, min_resemblance={args.min_resemblance}, method=...)`, default max_df, "
+        f"- clustering: `cluster(idx.reader, min_resemblance={args.min_resemblance}, method=...)`, default max_df, "
         "each method in a fresh process; time = the cluster() call (duplicates, pairs or super shingles, "
         "components, storing the clusters table, the report); memory = the process's max RSS",
         "- a family is *recovered* when its members make up one cluster exactly; *split*: spread over "

@@ -13,7 +13,7 @@ For each corpus (sample_corpus/, and every EVAL_ROOT/<name>/docs with a truth.cs
 2. take the pairs: every labelled pair of truth.csv (copies and non-copies alike), and for the
    sample corpus every pair of its documents;
 3. exact resemblance |S(A) n S(B)| / |S(A) u S(B)| from the stored shingle sets;
-4. MIN_s estimates from winnowdb's own SQL (``winnowdb.sketches.pair_estimates``: the s smallest
+4. MIN_s estimates from winnowdb's own SQL (``winnowdb.analysis.sketches.pair_estimates``: the s smallest
    shingle hashes per document, the s smallest of their union; no hash excluded);
 5. MOD_m estimates |V(A) n V(B)| / |V(A) u V(B)| with V(X) the shingle hashes that are 0 mod m
    (unsigned), which is exactly the set `winnowdb add --selection mod --mod-m m` stores; a pair
@@ -46,7 +46,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import winnowdb  # noqa: E402
-from winnowdb.sketches import pair_estimates  # noqa: E402
+from winnowdb.analysis.sketches import pair_estimates  # noqa: E402
 
 DEFAULT_EVAL_ROOT = Path("/work/shared/eval")
 DEFAULT_OUT = REPO / "bench" / "results" / "clusters.md"
@@ -97,7 +97,7 @@ def corpora(eval_root: Path) -> list[tuple[str, Path, list[tuple[str, str]]]]:
 
 
 def shingle_sets(idx) -> dict[int, np.ndarray]:
-    tbl = idx.store.con.execute("SELECT DISTINCT doc, hash FROM fingerprints ORDER BY doc, hash").fetchnumpy()
+    tbl = idx.store.connection.execute("SELECT DISTINCT doc, hash FROM fingerprints ORDER BY doc, hash").fetchnumpy()
     doc, h = np.asarray(tbl["doc"], dtype=np.int64), np.asarray(tbl["hash"], dtype=np.int64)
     bounds = np.flatnonzero(np.concatenate(([True], doc[1:] != doc[:-1], [True])))
     return {int(doc[lo]): h[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:])}
@@ -163,7 +163,7 @@ def run(args) -> str:
                 sub = [docs / "essays", docs / "code"] if name == "sample_corpus" else [docs]
                 idx.add(sub)
                 t_index = time.perf_counter() - t0
-                ids = {p: d for p, d in idx.store.con.execute("SELECT path, doc FROM documents").fetchall()}
+                ids = {p: d for p, d in idx.store.connection.execute("SELECT path, doc FROM documents").fetchall()}
                 pairs = []
                 for a, b in rel_pairs:
                     da, db = ids.get(str((docs / a).resolve())), ids.get(str((docs / b).resolve()))
@@ -180,7 +180,7 @@ def run(args) -> str:
                 secs: dict[str, float] = {}
                 for s in s_values:
                     t = time.perf_counter()
-                    r = pair_estimates(idx, pa, pb, s=s, max_df=NO_CAP)
+                    r = pair_estimates(idx.reader, pa, pb, s=s, max_df=NO_CAP)
                     got = {(int(x), int(y)): v for x, y, v in zip(r["a"], r["b"], r["resemblance"])}
                     est[f"MIN_{s} (winnowdb SQL)"] = np.array([got[p] for p in pairs])
                     secs[f"MIN_{s} (winnowdb SQL)"] = time.perf_counter() - t
@@ -218,7 +218,7 @@ def run(args) -> str:
         "64-bit hashes); exact resemblance from the full shingle sets; no hash excluded",
         "- pairs: every labelled pair of each eval set's truth.csv (copies and non-copies) and every pair of "
         "the sample corpus (essays and code)",
-        "- MIN_s: `winnowdb.sketches.pair_estimates` (sql/sketch_pair_estimates.sql); MOD_m: hashes 0 mod m "
+        "- MIN_s: `winnowdb.analysis.sketches.pair_estimates` (sql/sketch_pair_estimates.sql); MOD_m: hashes 0 mod m "
         "(what `--selection mod --mod-m m` stores); datasketch " +
         ("MinHash(num_perm=%d, seed=1) over the same hashes" % args.num_perm if have_datasketch
          else "not installed (`pip install datasketch` to add it)"),

@@ -274,15 +274,15 @@ def hash_salt(i: int):
     difference between tools is the luck of one hash function. Bench-only: winnowdb itself always
     uses its fixed salts (the index would not be comparable otherwise).
     """
-    from winnowdb import indexer
+    from winnowdb import settings
 
-    saved = dict(indexer._SALT)
+    saved = dict(settings.SALTS)
     mix = (i * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    indexer._SALT.update({family: value ^ mix for family, value in saved.items()})
+    settings.SALTS.update({family: value ^ mix for family, value in saved.items()})
     try:
         yield
     finally:
-        indexer._SALT.update(saved)
+        settings.SALTS.update(saved)
 
 
 def score_array(path: Path, truth: list[dict]):

@@ -55,8 +55,9 @@ import duckdb
 import pyarrow as pa
 
 import winnowdb
-from winnowdb.near_duplicates import choose_layout, make_layout, near_duplicate_pairs, near_simhash, online_layout
-from winnowdb.simhash import document_simhash, hamming_many
+from winnowdb.analysis.near_duplicates import choose_layout, make_layout, near_duplicate_pairs, near_simhash, online_layout
+from winnowdb.ingest.document import document_simhash
+from winnowdb.fingerprint.simhash import hamming_many
 
 U64 = (1 << 64) - 1
 
@@ -104,7 +105,7 @@ def build_index(db: Path, simhashes: np.ndarray) -> float:
     table = pa.table({"doc": pa.array(np.arange(n, dtype=np.int32)), "path": paths,
                       "simhash": pa.array(simhashes)})
     with winnowdb.open(db) as idx:
-        con = idx.store.con
+        con = idx.store.connection
         con.register("_bench_docs", table)
         con.execute("""
             INSERT INTO documents BY NAME
@@ -148,7 +149,7 @@ def bench_search(args, lines: list[str]) -> None:
             # ---- all pairs, automatic layout
             auto = choose_layout(k, n, batch=True)
             t0 = time.perf_counter()
-            rows = near_duplicate_pairs(idx, hamming=k, top=0)
+            rows = near_duplicate_pairs(idx.reader, hamming=k, top=0)
             batch_s = time.perf_counter() - t0
             found = {tuple(sorted((paths[r["a"]], paths[r["b"]]))) for r in rows}
             assert all(r["distance"] <= k for r in rows)
@@ -176,16 +177,16 @@ def bench_search(args, lines: list[str]) -> None:
                     queries.append(signed(v))
                 else:
                     queries.append(int(q_rng.integers(-2**63, 2**63 - 1, endpoint=True)))
-            near_simhash(idx, queries[0], hamming=k)  # warm up (first use of the file)
+            near_simhash(idx.reader, queries[0], hamming=k)  # warm up (first use of the file)
             times, query_ok, hits_total = [], True, 0
             for v in queries:
                 t0 = time.perf_counter()
-                hits = near_simhash(idx, v, hamming=k)
+                hits = near_simhash(idx.reader, v, hamming=k)
                 times.append(time.perf_counter() - t0)
                 expected = set(np.flatnonzero(hamming_many(x, v) <= k).tolist())
                 query_ok &= {paths[h["path"]] for h in hits} == expected
                 hits_total += len(hits)
-            con = idx.store.con
+            con = idx.store.connection
             scan_times = []
             for v in queries[:50]:
                 t0 = time.perf_counter()
@@ -199,7 +200,7 @@ def bench_search(args, lines: list[str]) -> None:
                     designs.append((lay, batch_s, len(rows)))
                     continue
                 t0 = time.perf_counter()
-                other = near_duplicate_pairs(idx, hamming=k, top=0, layout=lay)
+                other = near_duplicate_pairs(idx.reader, hamming=k, top=0, layout=lay)
                 designs.append((lay, time.perf_counter() - t0, len(other)))
         q_layout = online_layout(k)
         p50, p95 = np.percentile(times, 50), np.percentile(times, 95)
@@ -307,9 +308,9 @@ INDEPENDENT = ["bread_baking", "chess_openings", "coral_reefs", "telegraph", "be
 
 def old_simhash(text: str, k: int, w: int) -> int:
     """The simhash winnowdb stored before: over the document's winnowed fingerprints."""
-    from winnowdb.fingerprint import fingerprint
-    from winnowdb.normalize import normalize_text
-    from winnowdb.simhash import simhash64
+    from winnowdb.fingerprint.winnow import fingerprint
+    from winnowdb.normalize.text import normalize_text
+    from winnowdb.fingerprint.simhash import simhash64
 
     return simhash64(fingerprint(normalize_text(text), k, w).hash)
 
@@ -364,8 +365,8 @@ def bench_quality(lines: list[str]) -> None:
 
 
 def bench_throughput(lines: list[str]) -> None:
-    from winnowdb.fingerprint import fingerprint
-    from winnowdb.normalize import normalize_text
+    from winnowdb.fingerprint.winnow import fingerprint
+    from winnowdb.normalize.text import normalize_text
 
     text = "\n\n".join((REPO / "sample_corpus" / "essays" / f"{n}.txt").read_text(encoding="utf-8")
                        for n in INDEPENDENT)

@@ -90,7 +90,7 @@ def _fingerprints_per_doc(rng, vocab, p, words_per_doc) -> float:
     """Fingerprints of a typical document under a new index's default settings (sampled)."""
     import numpy as np
 
-    from winnowdb.indexer import fingerprint_source
+    from winnowdb.ingest.document import fingerprint_source
     from winnowdb.spark.jobs import job_settings
 
     settings = job_settings()
@@ -118,16 +118,16 @@ def phase_add(work: Path) -> dict:
         summary = idx.add([work / "corpus" / "docs"])
         assert not summary.skipped, summary.skipped[:3]
     add_s = time.perf_counter() - t
-    from winnowdb.export import export_parquet
+    from winnowdb.store.export import export_parquet
 
     t = time.perf_counter()
     with winnowdb.open(work / "index.duckdb", read_only=True) as idx:
-        m = export_parquet(idx.store.con, work / "export", buckets=16)
-        stats = idx.store.con.execute(
+        m = export_parquet(idx.store.connection, work / "export", buckets=16)
+        stats = idx.store.connection.execute(
             "SELECT COUNT(*) AS hashes, COUNT(*) FILTER (WHERE df >= 2) AS shared, MAX(df) AS max_df "
             "FROM fingerprint_df").fetchall()[0]
         cap = idx.store.default_max_df()
-        expansion = idx.store.con.execute(  # <ID, ID> rows the pair self-join makes at max_df
+        expansion = idx.store.connection.execute(  # <ID, ID> rows the pair self-join makes at max_df
             "SELECT COALESCE(SUM(CAST(df AS BIGINT) * (df - 1) / 2), 0) FROM fingerprint_df "
             "WHERE df BETWEEN 2 AND ?", [MAX_DF[0]]).fetchall()[0][0]
     export_s = time.perf_counter() - t
@@ -143,8 +143,8 @@ def phase_duckdb(work: Path, max_df: int) -> dict:
     import duckdb
 
     import winnowdb
-    from winnowdb import sqlfiles
-    from winnowdb.export import duckdb_views
+    from winnowdb.store import sqlfiles
+    from winnowdb.store.export import duckdb_views
 
     out: dict = {}
     # 1) the native index file

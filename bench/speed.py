@@ -129,10 +129,10 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "speed.md")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from winnowdb.codetokens import normalize_code
-    from winnowdb.fingerprint import fingerprint
+    from winnowdb.normalize.code import normalize_code
+    from winnowdb.fingerprint.winnow import fingerprint
     from winnowdb.index import DEFAULTS
-    from winnowdb.normalize import normalize_prose
+    from winnowdb.normalize.prose import normalize_prose
 
     k, w, ck, cw = DEFAULTS["k"], DEFAULTS["w"], DEFAULTS["code_k"], DEFAULTS["code_w"]
     lines = [f"# Speed — {dt.date.today().isoformat()}", "",

@@ -36,8 +36,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from winnowdb.fingerprint import fingerprint  # noqa: E402
-from winnowdb.normalize import Normalized, normalize_prose, normalize_text  # noqa: E402
+from winnowdb.fingerprint.winnow import fingerprint  # noqa: E402
+from winnowdb.normalize.prose import normalize_prose  # noqa: E402
+from winnowdb.normalize.text import normalize_text  # noqa: E402
+from winnowdb.normalize.units import Normalized  # noqa: E402
 
 GRID = {  # normalization -> (k, w) settings measured
     "letters": [(16, 12), (20, 12), (16, 8), (20, 8), (24, 8), (20, 6)],

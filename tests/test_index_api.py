@@ -33,7 +33,7 @@ def _lines_covered(records, side):
 
 
 def _compare(db, a, b):
-    from winnowdb.report import passage_records
+    from winnowdb.report.compare_view import passage_records
 
     with winnowdb.open(db, create=False, read_only=True) as idx:
         cmp = idx.compare(a, b)
@@ -139,7 +139,7 @@ def test_compare_finds_the_planted_passage(index_db, corpus, tmp_path, a, b, lin
     assert Path(rec["path_a"]) == corpus / a and Path(rec["path_b"]) == corpus / b
     assert rec["text_a"] == Path(corpus / a).read_text()[rec["start_a"]:rec["end_a"]]
     # the passage is the copied paragraph: most of its normalized length, in both files
-    from winnowdb.normalize import normalize_text
+    from winnowdb.normalize.text import normalize_text
 
     size = {"essays/tides.txt": 470, "essays/glaciers.txt": 252}[a]
     assert len(normalize_text(rec["text_a"])) >= 0.8 * size
@@ -410,7 +410,7 @@ def test_stats_common_fingerprints_are_exactly_the_most_widespread(tmp_path, top
     with winnowdb.open(db) as idx:
         idx.add([root], submission_depth=1)
         common = idx.stats(top_common=top)["common"]
-        rows = idx.store.con.execute("SELECT f.hash, f.doc, d.submission FROM fingerprints f "
+        rows = idx.store.connection.execute("SELECT f.hash, f.doc, d.submission FROM fingerprints f "
                                      "JOIN documents d ON d.doc = f.doc WHERE d.kind = 'document'").fetchall()
     subs, occ, first = {}, {}, {}
     for h, doc, sub in rows:
@@ -450,9 +450,9 @@ def test_add_restores_the_checkpoint_threshold_and_leaves_no_log(tmp_path):
         (corpus / f"d{i:02d}.txt").write_text(" ".join(words[(i * 37 + j * 11) % 5000] for j in range(12000)))
     db = tmp_path / "w.duckdb"
     with winnowdb.open(db) as idx:
-        before = idx.store.con.execute("SELECT current_setting('checkpoint_threshold')").fetchall()[0][0]
+        before = idx.store.connection.execute("SELECT current_setting('checkpoint_threshold')").fetchall()[0][0]
         summary = idx.add([corpus], jobs=1)
-        after = idx.store.con.execute("SELECT current_setting('checkpoint_threshold')").fetchall()[0][0]
+        after = idx.store.connection.execute("SELECT current_setting('checkpoint_threshold')").fetchall()[0][0]
     assert summary.added == 40 and summary.batches > 1
     assert before == after
     assert not Path(str(db) + ".wal").exists()

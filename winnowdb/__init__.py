@@ -12,7 +12,7 @@ Heavy modules (numpy, duckdb) load only when an index is opened, so the CLI star
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from .version import __version__
 __all__ = ["open", "Index", "WinnowError", "__version__"]
 
 

@@ -14,17 +14,17 @@ import os
 import sys
 import time
 
-from winnowdb import indexer
-from winnowdb.store import Store
+from winnowdb.ingest import batches, huge
+from winnowdb.ingest import pipeline as indexer
 
 indexer.BATCH_BYTES = int(os.environ.get("WINNOWDB_TEST_BATCH_BYTES", indexer.BATCH_BYTES))
 if os.environ.get("WINNOWDB_TEST_HUGE_CHARS"):  # let a few files take the segmented path
-    from winnowdb import segmented
+    from winnowdb.ingest import segmented
 
     segmented.HUGE_CHARS = int(os.environ["WINNOWDB_TEST_HUGE_CHARS"])
     segmented.CHUNK_CHARS = segmented.SEGMENT_UNITS = max(segmented.HUGE_CHARS // 4, 1024)
 _LOG = os.environ.get("WINNOWDB_TEST_COMMIT_LOG")
-_write_batch = Store.write_batch
+_write_batch = batches.write_batch
 
 
 _PAUSE = float(os.environ.get("WINNOWDB_TEST_PAUSE_AFTER_BATCH", "0"))
@@ -37,8 +37,8 @@ def _paths(documents) -> list[str]:
     return documents.column("path").to_pylist()
 
 
-def _logged_write_batch(self, documents, texts, fingerprints, replaced):
-    _write_batch(self, documents, texts, fingerprints, replaced)
+def _logged_write_batch(store, documents, texts, fingerprints, replaced):
+    _write_batch(store, documents, texts, fingerprints, replaced)
     if _LOG:
         with open(_LOG, "a", encoding="utf-8") as fh:
             fh.write("".join(p + "\n" for p in _paths(documents)))
@@ -46,10 +46,10 @@ def _logged_write_batch(self, documents, texts, fingerprints, replaced):
         time.sleep(_PAUSE)
 
 
-_write_streamed = Store.write_streamed
+_write_streamed = huge.write_streamed
 
 
-def _logged_write_streamed(self, fingerprint_batches, finish, replaced, **kw):
+def _logged_write_streamed(store, fingerprint_batches, finish, replaced, **kw):
     paths = []
 
     def finish_and_remember():
@@ -57,14 +57,14 @@ def _logged_write_streamed(self, fingerprint_batches, finish, replaced, **kw):
         paths.extend(_paths(documents))
         return documents, texts
 
-    _write_streamed(self, fingerprint_batches, finish_and_remember, replaced, **kw)
+    _write_streamed(store, fingerprint_batches, finish_and_remember, replaced, **kw)
     if _LOG:
         with open(_LOG, "a", encoding="utf-8") as fh:
             fh.write("".join(p + "\n" for p in paths))
 
 
-Store.write_batch = _logged_write_batch
-Store.write_streamed = _logged_write_streamed
+batches.write_batch = _logged_write_batch  # the names add's batch writer and huge path call
+huge.write_streamed = _logged_write_streamed
 
 if __name__ == "__main__":
     from winnowdb.cli import main

@@ -194,7 +194,7 @@ def test_unreadable_file_and_folder(tmp_path):
 
 def test_permission_error_while_reading_is_a_reason(tmp_path, monkeypatch):
     # the same path without relying on file modes: the OS refuses the open
-    from winnowdb import sources
+    from winnowdb.ingest import read as sources
 
     f = tmp_path / "x.txt"
     f.write_text("hello")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from winnowdb.sources import MAX_FILE_BYTES
+from winnowdb.ingest.read import MAX_FILE_BYTES
 
 from .reliability_helpers import indexed_paths, random_text, run, run_measured, vocabulary
 
@@ -68,8 +68,7 @@ def test_huge_document_retries_without_a_memory_cap(tmp_path, monkeypatch):
     import duckdb
 
     import winnowdb
-    from winnowdb import segmented
-    from winnowdb.store import Store
+    from winnowdb.ingest import huge, segmented
 
     from .reliability_helpers import content_differences
 
@@ -77,24 +76,24 @@ def test_huge_document_retries_without_a_memory_cap(tmp_path, monkeypatch):
     (tmp_path / "a.txt").write_text(text)
     monkeypatch.setattr(segmented, "HUGE_CHARS", 100_000)
     attempts = []
-    real = Store.write_streamed
+    real = huge.write_streamed
 
-    def recording(self, *a, memory_limit_mb=None, **k):
+    def recording(store, *a, memory_limit_mb=None, **k):
         try:
-            real(self, *a, memory_limit_mb=memory_limit_mb, **k)
+            real(store, *a, memory_limit_mb=memory_limit_mb, **k)
             attempts.append((memory_limit_mb, "ok"))
         except duckdb.OutOfMemoryException:
             attempts.append((memory_limit_mb, "out of memory"))
             raise
 
-    monkeypatch.setattr(Store, "write_streamed", recording)
-    monkeypatch.setattr(segmented, "memory_cap_mb", lambda size: 1)  # DuckDB cannot work in 1 MB
+    monkeypatch.setattr(huge, "write_streamed", recording)
+    monkeypatch.setattr(huge, "memory_cap_mb", lambda size: 1)  # DuckDB cannot work in 1 MB
     with winnowdb.open(tmp_path / "capped.duckdb") as idx:
         assert idx.add([tmp_path / "a.txt"]).added == 1
-        limit = idx.store.con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+        limit = idx.store.connection.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
     assert attempts == [(1, "out of memory"), (None, "ok")]
     assert limit != "1.0 MiB"  # the cap was lifted again
-    monkeypatch.setattr(Store, "write_streamed", real)
+    monkeypatch.setattr(huge, "write_streamed", real)
     with winnowdb.open(tmp_path / "plain.duckdb") as idx:
         idx.add([tmp_path / "a.txt"])
     assert content_differences(tmp_path / "capped.duckdb", tmp_path / "plain.duckdb") == {

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from winnowdb.check import check_index
+from winnowdb.store.check import check_index
 
 from .reliability_helpers import one_line_error, raw_sql, run
 

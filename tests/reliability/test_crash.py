@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from winnowdb.check import check_index
+from winnowdb.store.check import check_index
 
 from .reliability_helpers import CHILD, WINNOWDB, content_differences, indexed_paths, run
 

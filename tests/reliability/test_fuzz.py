@@ -17,9 +17,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from winnowdb import segmented
-from winnowdb.fingerprint import fingerprint, kgram_hashes, winnow
-from winnowdb.normalize import normalize_prose, normalize_text, normalize_words
+from winnowdb.ingest import segmented
+from winnowdb.fingerprint.winnow import fingerprint, winnow
+from winnowdb.fingerprint.hashing import kgram_hashes
+from winnowdb.normalize.prose import normalize_prose
+from winnowdb.normalize.text import normalize_text
+from winnowdb.normalize.words import normalize_words
 
 SPECIAL = [
     "\u0301", "\u0308", "\u20dd", "\u0f7a",  # combining marks
@@ -120,8 +123,8 @@ def test_fingerprints_point_inside_the_text_and_keep_the_guarantee(text, k, w, n
 # found by this test in session 6: a chunk that cannot hold a word may still cut before it
 @example(text=":tide\u65e5\u672c0", k=1, w=1, normalizer="words", selection="winnow", chunk=7, segment=5, search=1)
 def test_segmented_equals_whole_document(text, k, w, normalizer, selection, chunk, segment, search):
-    from winnowdb.indexer import _SALT
-    from winnowdb.simhash import document_simhash
+    from winnowdb.settings import SALTS as _SALT
+    from winnowdb.ingest.document import document_simhash
 
     norm = NORMALIZERS[normalizer](text)
     whole = fingerprint(norm, k, w, salt=_SALT[normalizer], selection=selection, m=3)
@@ -172,8 +175,8 @@ def test_segmented_inexact_only_in_long_runs_of_ties(monkeypatch):
 def test_fingerprints_are_the_same_in_another_process():
     text = "Grüße \u202eevil\u202c \ufb01sh \U0001d518\U0001d52b 日本語 \u0627\u0644\u0639\u0631\u0628\u064a\u0629 " * 20
     local = {n: fingerprint(fn(text), 5, 4).hash.tolist() for n, fn in NORMALIZERS.items()}
-    code = ("import json, sys\nfrom winnowdb.fingerprint import fingerprint\n"
-            "from winnowdb.normalize import normalize_prose, normalize_text, normalize_words\n"
+    code = ("import json, sys\nfrom winnowdb.fingerprint.winnow import fingerprint\n"
+            "from winnowdb.normalize.prose import normalize_prose\nfrom winnowdb.normalize.text import normalize_text\nfrom winnowdb.normalize.words import normalize_words\n"
             "t = sys.stdin.read()\n"
             "print(json.dumps({'text': fingerprint(normalize_text(t), 5, 4).hash.tolist(),"
             " 'words': fingerprint(normalize_words(t), 5, 4).hash.tolist(),"
@@ -189,7 +192,7 @@ def test_fingerprints_are_the_same_in_another_process():
 @FUZZ
 @given(text=hostile_text)
 def test_code_normalizer_never_crashes(lang, text):
-    from winnowdb.codetokens import normalize_code
+    from winnowdb.normalize.code import normalize_code
 
     norm = normalize_code(text, lang)
     assert_maps_inside(norm, text, one_char=False)

@@ -36,7 +36,7 @@ def corpus(tmp_path):
 def test_values_never_reach_sql_text(corpus, tmp_path):
     db = tmp_path / f"index {MARK}'.duckdb"
     idx = winnowdb.open(db)
-    con = idx.store.con
+    con = idx.store.connection
     con.execute("CALL enable_logging('QueryLog')")
     try:
         s = idx.add([corpus], label=EVIL_LABEL)
@@ -138,7 +138,7 @@ def test_a_hostile_index_file_cannot_make_duckdb_fetch_extensions(tmp_path):
     assert r.returncode == 2 and "it is a SQLite database" in one_line_error(r.stderr)
     db = tmp_path / "idx.duckdb"
     with winnowdb.open(db) as idx:
-        got = dict(idx.store.con.execute(
+        got = dict(idx.store.connection.execute(
             "SELECT name, value FROM duckdb_settings() WHERE name IN "
             "('autoinstall_known_extensions', 'autoload_known_extensions')").fetchall())
     assert got == {"autoinstall_known_extensions": "false", "autoload_known_extensions": "false"}

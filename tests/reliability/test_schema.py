@@ -16,9 +16,9 @@ import duckdb
 import pytest
 
 import winnowdb
-from winnowdb import store as store_mod
+from winnowdb.store import schema as store_mod
 from winnowdb.errors import WinnowError
-from winnowdb.store import Store
+from winnowdb.store.database import Store
 
 from .reliability_helpers import WINNOWDB, one_line_error, raw_sql, run
 
@@ -128,7 +128,7 @@ def test_migration_upgrades_once_and_records_it(index, pretend_schema_2):
     with Store.open(index) as s:
         assert s.upgraded_from == 1
         assert s.settings["schema_version"] == "2"
-        assert s.con.execute("SELECT COUNT(*) FROM notes").fetchall() == [(0,)]
+        assert s.connection.execute("SELECT COUNT(*) FROM notes").fetchall() == [(0,)]
     with Store.open(index) as s:  # already upgraded: nothing runs again
         assert s.upgraded_from is None
     assert pretend_schema_2 == [1]
@@ -171,7 +171,7 @@ def test_upgrade_command(index, tmp_path):
     r = run(["upgrade", "--db", index])
     assert r.returncode == 0 and "already has the current schema (version 1) and no code from an older tokenizer; nothing to do" in r.stdout
     # the command with the pretend schema 2 (in a child process, as a user would run it)
-    code = ("import sys\nfrom winnowdb import store\nstore.SCHEMA_VERSION = 2\n"
+    code = ("import sys\nfrom winnowdb.store import schema as store\nstore.SCHEMA_VERSION = 2\n"
             "store.MIGRATIONS[1] = lambda con: con.execute('CREATE TABLE notes (x INTEGER)')\n"
             "from winnowdb.cli import main\nsys.argv = ['winnowdb'] + sys.argv[1:]\nmain()\n")
     cmd = [sys.executable, "-c", code]

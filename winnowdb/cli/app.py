@@ -1,6 +1,8 @@
-"""The Typer application object and what every command shares: options, errors, opening.
+"""The Typer application object and what every command shares: options, errors, opening, notes.
 
-Command modules (``core``, and one per feature area) register their commands on ``app``.
+Command modules (``core``, and one per feature area) register their commands on ``app`` and use
+these shared pieces: ``Guard`` (user-facing errors as one line and an exit status), ``fail``,
+``console``, ``open_index`` and the ``note_*`` lines written to stderr.
 """
 from __future__ import annotations
 
@@ -43,7 +45,8 @@ QueryLanguageOption = typer.Option(
 PIPE_WIDTH = 200
 
 
-def _console(stderr: bool = False):
+def console(stderr: bool = False):
+    """A rich console on stdout (or stderr); tables written to a pipe are ``PIPE_WIDTH`` wide."""
     import os
     import sys
 
@@ -55,33 +58,34 @@ def _console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, soft_wrap=stderr, width=width)  # stderr: never wrapped
 
 
-def _fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = 2) -> None:
+    """Say ``message`` on stderr as one line (``error: ...``) and exit with ``code``."""
     from rich.text import Text
 
-    from ..report import terminal_safe
+    from ..report.escape import terminal_safe
 
-    _console(stderr=True).print(Text.assemble(("error: ", "bold red"), terminal_safe(message)))
+    console(stderr=True).print(Text.assemble(("error: ", "bold red"), terminal_safe(message)))
     raise typer.Exit(code)
 
 
-def _note_unknown_label(idx, label: str | None) -> None:
+def note_unknown_label(idx, label: str | None) -> None:
     """For archive mode (--new LABEL): say so when no document carries LABEL, so a typo is not
     mistaken for a clean result."""
     if label is None:
         return
     labels = idx.labels()
     if label not in labels:
-        from ..report import terminal_safe
+        from ..report.escape import terminal_safe
 
         known = ", ".join(labels[:10]) + (" ..." if len(labels) > 10 else "") if labels else "none"
-        _console(stderr=True).print(terminal_safe(f"note: no document is labelled '{label}' (labels in the "
+        console(stderr=True).print(terminal_safe(f"note: no document is labelled '{label}' (labels in the "
                                                   f"index: {known})"), markup=False, highlight=False)
 
 
-def _note_changed(idx, paths: list[str]) -> None:
+def note_changed(idx, paths: list[str]) -> None:
     """Say which of ``paths`` are indexed files changed on disk since, or gone: results show them
     as indexed (``Index.changed_since_indexed``)."""
-    from ..report import display_path
+    from ..report.paths import display_path
 
     for path in idx.changed_since_indexed(paths):
         if os.path.exists(path):
@@ -89,20 +93,20 @@ def _note_changed(idx, paths: list[str]) -> None:
                     "(`winnowdb add` it again to use the new version)")
         else:
             what = "no longer exists; shown as indexed (`winnowdb remove` it to drop it from the index)"
-        _console(stderr=True).print(f"note: {display_path(path)} {what}", markup=False, highlight=False)
+        console(stderr=True).print(f"note: {display_path(path)} {what}", markup=False, highlight=False)
 
 
-def _note_unstored(cmps) -> None:
+def note_unstored(cmps) -> None:
     """Say how many passages of the comparisons ``cmps`` cannot be shown because the index holds
-    no text of their documents (``report.unstored_note``)."""
-    from ..report import unstored_note
+    no text of their documents (``report.compare_view.unstored_note``)."""
+    from ..report.compare_view import unstored_note
 
     note = unstored_note(cmps)
     if note:
-        _console(stderr=True).print(note, markup=False, highlight=False)
+        console(stderr=True).print(note, markup=False, highlight=False)
 
 
-class _Guard:
+class Guard:
     """Turn user-facing errors into one line + exit status (no tracebacks)."""
 
     def __enter__(self):
@@ -114,13 +118,13 @@ class _Guard:
         from ..errors import WinnowError
 
         if issubclass(et, WinnowError):
-            _fail(str(ev), ev.exit_code)
+            fail(str(ev), ev.exit_code)
         if issubclass(et, KeyboardInterrupt) or (issubclass(et, RuntimeError) and "interrupted" in str(ev).lower()):
-            _fail("interrupted", 130)  # DuckDB reports Ctrl-C during a query as RuntimeError
+            fail("interrupted", 130)  # DuckDB reports Ctrl-C during a query as RuntimeError
         try:
             import duckdb
             if issubclass(et, duckdb.Error):
-                _fail(f"database error: {str(ev).strip().splitlines()[0]}")
+                fail(f"database error: {str(ev).strip().splitlines()[0]}")
         except ImportError:
             pass
         if issubclass(et, BrokenPipeError):  # the reader went away (e.g. `| head`): stop quietly
@@ -133,13 +137,14 @@ class _Guard:
                 pass
             raise typer.Exit(0)
         if issubclass(et, OSError):
-            _fail(f"{ev.strerror or ev}: {ev.filename}" if getattr(ev, "filename", None) else str(ev))
+            fail(f"{ev.strerror or ev}: {ev.filename}" if getattr(ev, "filename", None) else str(ev))
         if issubclass(et, MemoryError):
-            _fail("out of memory")
+            fail("out of memory")
         return False
 
 
-def _open(db, **kw):
+def open_index(db, **kw):
+    """``winnowdb.open`` with a command's options (``--db`` None: the default index)."""
     import winnowdb
 
     return winnowdb.open(db, **kw)

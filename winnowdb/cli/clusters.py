@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .app import DbOption, Format, FormatOption, MaxDfOption, _console, _Guard, _open, app
+from .app import DbOption, Format, FormatOption, MaxDfOption, console, Guard, open_index, app
 
 
 class Level(str, Enum):
@@ -18,35 +18,6 @@ class Level(str, Enum):
 class Method(str, Enum):
     exact = "exact"
     super = "super"
-
-
-def _shown_folder(path_lists: list[list[str]], limit: int, also: list[str] = ()) -> tuple[str, list[str]]:
-    """The folder shared by the paths a table shows (the first ``limit`` of each list, and every
-    path in ``also``: ``report.common_folder``) and its caption. Paths, folder and cells are
-    left raw: ``report.emit_rows`` makes them safe for the terminal."""
-    from ..report import common_folder, folder_note, relative_path
-
-    shown = [p for paths in path_lists for p in paths[:limit]] + list(also)
-    folder = common_folder(relative_path(p) for p in shown)
-    return folder, ([folder_note(folder)] if folder else [])
-
-
-def _members_cell(paths: list[str], limit: int, folder: str = "") -> str:
-    from ..report import below, relative_path
-
-    shown = [below(relative_path(p), folder) for p in paths[:limit]]
-    if len(paths) > limit:
-        shown.append(f"… and {len(paths) - limit} more")
-    return "\n".join(shown)
-
-
-def _pair_cell(pair: dict | None, folder: str = "") -> str:
-    from ..report import below, relative_path
-
-    if pair is None:
-        return ""
-    how = f"{100 * pair['resemblance']:.1f}%" if pair["kind"] == "similar" else pair["kind"]
-    return f"{how}\n{below(relative_path(pair['a']), folder)}\n{below(relative_path(pair['b']), folder)}"
 
 
 @app.command()
@@ -66,32 +37,15 @@ def duplicates(
     when they are not all lexically equivalent. JSON: a list of groups (level, group, size,
     representative, members, fingerprints). CSV: one row per member.
     """
-    from ..duplicates import LEVELS, find_duplicates
+    from ..analysis.duplicates import LEVELS, find_duplicates
 
     levels = tuple(lv.value for lv in level) if level else LEVELS
-    with _Guard():
-        with _open(db, create=False, read_only=True) as idx:
-            groups = find_duplicates(idx, levels)
-    con = _console()
-    if fmt is Format.json:
-        import json
+    with Guard():
+        with open_index(db, create=False, read_only=True) as idx:
+            groups = find_duplicates(idx.reader, levels)
+    from ..report.clusters_view import show_duplicates
 
-        con.out(json.dumps([{k: g[k] for k in ("level", "group", "size", "representative", "members",
-                                               "fingerprints")} for g in groups], indent=2), highlight=False)
-        return
-    from ..report import emit_rows
-
-    if fmt is Format.csv:
-        rows = [{"level": g["level"], "group": g["group"], "size": g["size"], "doc": d, "path": p,
-                 "representative": g["representative"]}
-                for g in groups for d, p in zip(g["docs"], g["members"])]
-        emit_rows(con, rows, ["level", "group", "size", "doc", "path", "representative"], "csv")
-        return
-    folder, notes = _shown_folder([g["members"] for g in groups], max_members)
-    rows = [{"level": g["level"], "size": g["size"], "fingerprints": g["fingerprints"],
-             "members": _members_cell(g["members"], max_members, folder)} for g in groups]
-    emit_rows(con, rows, ["level", "size", "fingerprints", "members"], "table",
-              title="duplicate documents", empty="no duplicate documents", notes=notes)
+    show_duplicates(console(), groups, fmt.value, max_members=max_members)
 
 
 @app.command()
@@ -129,45 +83,17 @@ def clusters(
     pair (the most and least similar two members of different submissions). JSON: a list of
     clusters. CSV: one row per member.
     """
-    from ..clusters import cluster
+    from ..analysis.clusters import cluster
 
-    with _Guard():
-        with _open(db, create=False) as idx:
-            res = cluster(idx, min_resemblance=min_resemblance, min_containment=min_containment,
+    with Guard():
+        with open_index(db, create=False) as idx:
+            res = cluster(idx.reader, min_resemblance=min_resemblance, min_containment=min_containment,
                           method=method.value, s=sketch, length=super_length, max_df=max_df)
     shown = res.clusters if not top else res.clusters[:top]
-    con = _console()
-    err = _console(stderr=True)
-    from ..report import emit_rows
+    from ..report.clusters_view import show_clusters
 
-    if fmt is Format.json:
-        import json
-
-        con.out(json.dumps([{k: v for k, v in c.items() if k not in ("docs", "member_submissions")}
-                            for c in shown], indent=2),
-                highlight=False)
-    elif fmt is Format.csv:
-        rows = []
-        for c in shown:
-            t, lo = c["tightest"] or {}, c["loosest"] or {}
-            for d, p, sub in zip(c["docs"], c["members"], c["member_submissions"]):
-                rows.append({"cluster": c["cluster"], "size": c["size"], "doc": d, "path": p, "submission": sub,
-                             "tightest_a": t.get("a"), "tightest_b": t.get("b"),
-                             "tightest_resemblance": t.get("resemblance"), "tightest_kind": t.get("kind"),
-                             "loosest_a": lo.get("a"), "loosest_b": lo.get("b"),
-                             "loosest_resemblance": lo.get("resemblance"), "loosest_kind": lo.get("kind")})
-        emit_rows(con, rows, ["cluster", "size", "doc", "path", "submission", "tightest_a", "tightest_b",
-                              "tightest_resemblance", "tightest_kind", "loosest_a", "loosest_b",
-                              "loosest_resemblance", "loosest_kind"], "csv")
-    else:
-        pair_paths = [p for c in shown for pair in (c["tightest"], c["loosest"]) if pair for p in (pair["a"], pair["b"])]
-        folder, notes = _shown_folder([c["members"] for c in shown], max_members, pair_paths)
-        rows = [{"cluster": c["cluster"], "size": c["size"], "members": _members_cell(c["members"], max_members, folder),
-                 "tightest pair": _pair_cell(c["tightest"], folder), "loosest pair": _pair_cell(c["loosest"], folder)}
-                for c in shown]
-        emit_rows(con, rows, ["cluster", "size", "members", "tightest pair", "loosest pair"], "table",
-                  title="clusters of similar documents", empty="no two documents are similar enough to cluster",
-                  notes=notes)
+    show_clusters(console(), shown, fmt.value, max_members=max_members)
+    err = console(stderr=True)
     threshold = f"resemblance >= {res.min_resemblance:g}"
     if res.min_containment is not None:
         threshold += f" or containment >= {res.min_containment:g}"

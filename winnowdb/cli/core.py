@@ -7,8 +7,8 @@ from typing import List, Optional
 
 import typer
 
-from .app import (DbOption, Format, FormatOption, MaxDfOption, QueryLanguageOption, _console, _fail, _Guard,
-                  _note_changed, _note_unknown_label, _note_unstored, _open, app)
+from .app import (DbOption, Format, FormatOption, MaxDfOption, QueryLanguageOption, console, fail, Guard,
+                  note_changed, note_unknown_label, note_unstored, open_index, app)
 
 @app.command()
 def add(
@@ -68,19 +68,19 @@ def add(
     from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
                                TransferSpeedColumn)
 
-    from ..report import display_path
+    from ..report.paths import display_path
 
-    out = _console()
-    err = _console(stderr=True)
-    with _Guard():
+    out = console()
+    err = console(stderr=True)
+    with Guard():
         if language is not None:  # refused before a new index is created with settings fixed for good
-            from ..languages import forced_language
+            from ..ingest.languages import forced_language
 
             try:
                 forced_language(language, normalizer or "auto")
             except ValueError as exc:
-                _fail(str(exc))
-        with _open(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
+                fail(str(exc))
+        with open_index(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
                    text_normalizer=text_normalizer, selection=selection, mod_m=mod_m) as idx:
             progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(),
                                 TransferSpeedColumn(), TimeRemainingColumn(),
@@ -116,7 +116,7 @@ def add(
                         f"{display_path(gone[0])}); `winnowdb remove` them")
                 err.print(f"note: {what} to drop their pairs", markup=False, highlight=False)
             if not s.interrupted:
-                from ..interrupts import interrupts_ignored
+                from ..store.interrupts import interrupts_ignored
 
                 with interrupts_ignored():  # everything is committed: a late Ctrl-C changes nothing
                     idx.close()
@@ -141,20 +141,20 @@ def add(
 def remove(paths: List[str] = typer.Argument(..., help="Indexed files or directories to remove."),
            db: Optional[str] = DbOption) -> None:
     """Remove documents (and their fingerprints) from the index."""
-    with _Guard():
-        with _open(db, create=False) as idx:
+    with Guard():
+        with open_index(db, create=False) as idx:
             gone = idx.remove(paths)
-    from ..report import display_path
+    from ..report.paths import display_path
 
     for p in gone:
-        _console().print(f"removed {display_path(p)}", markup=False, soft_wrap=True)
+        console().print(f"removed {display_path(p)}", markup=False, soft_wrap=True)
     if not gone:
-        _fail("nothing in the index matches " + " ".join(paths), 1)
+        fail("nothing in the index matches " + " ".join(paths), 1)
     unmatched = [p for p in paths if not any(g == str(Path(p).resolve()) or
                                              g.startswith(str(Path(p).resolve()).rstrip(os.sep) + os.sep)
                                              for g in gone)]
     if unmatched:  # the others were removed; say which were not, and fail like rm would
-        _fail("nothing in the index matches " + " ".join(unmatched), 1)
+        fail("nothing in the index matches " + " ".join(unmatched), 1)
 
 
 @app.command()
@@ -188,10 +188,10 @@ def query(
     With --simhash: path, distance (differing simhash bits), simhash (json/csv); nearest first.
     """
     simhash = simhash or hamming is not None
-    with _Guard():
+    with Guard():
         if simhash and sketch is not None:
-            _fail("--simhash and --sketch cannot be combined")
-        with _open(db, create=False, read_only=True) as idx:
+            fail("--simhash and --sketch cannot be combined")
+        with open_index(db, create=False, read_only=True) as idx:
             if simhash:
                 hits = idx.simhash_query(file, hamming=3 if hamming is None else hamming, top=top)
             elif sketch is not None:
@@ -199,19 +199,19 @@ def query(
                                         language=language)
             else:
                 hits = idx.query(file, top=top, max_df=max_df, min_shared=min_shared, language=language)
-            _note_changed(idx, [file])
-    from ..report import emit_rows
+            note_changed(idx, [file])
+    from ..report.tables import emit_rows
 
     if simhash:
         k = 3 if hamming is None else hamming
         near_columns = ["path", "distance"] + (["simhash"] if fmt is not Format.table else [])
-        emit_rows(_console(), hits, near_columns, fmt.value,
+        emit_rows(console(), hits, near_columns, fmt.value,
                   title=f"near-duplicates of {file} (simhash within {k} bits)",
                   empty=f"no indexed document has a simhash within {k} bits")
         return
     columns = (["path", "sketch_shared", "sketch_size", "resemblance"] if sketch is not None
                else ["path", "shared", "containment", "contained", "resemblance"])
-    emit_rows(_console(), hits, columns, fmt.value,
+    emit_rows(console(), hits, columns, fmt.value,
               title=f"documents sharing passages with {file}", empty="no indexed document shares a passage")
 
 
@@ -234,22 +234,22 @@ def pairs(
     if fmt is Format.csv:  # DuckDB writes the CSV: no Python row per pair
         import tempfile
 
-        from ..report import write_file
+        from ..report.writers import copy_file
 
-        with _Guard(), tempfile.TemporaryDirectory(prefix="winnowdb-") as tmp:
+        with Guard(), tempfile.TemporaryDirectory(prefix="winnowdb-") as tmp:
             out = os.path.join(tmp, "pairs.csv")
-            with _open(db, create=False, read_only=True) as idx:
-                _note_unknown_label(idx, new)
+            with open_index(db, create=False, read_only=True) as idx:
+                note_unknown_label(idx, new)
                 idx.write_pairs_csv(out, columns, min_shared=min_shared, top=top, max_df=max_df, new_label=new)
-            write_file(out)
+            copy_file(out)
         return
-    with _Guard():
-        with _open(db, create=False, read_only=True) as idx:
-            _note_unknown_label(idx, new)
+    with Guard():
+        with open_index(db, create=False, read_only=True) as idx:
+            note_unknown_label(idx, new)
             rows = idx.pairs(min_shared=min_shared, top=top, max_df=max_df, new_label=new)
-    from ..report import emit_rows
+    from ..report.tables import emit_rows
 
-    emit_rows(_console(), rows, columns, fmt.value, title="pairs sharing passages", empty="no pairs share a passage",
+    emit_rows(console(), rows, columns, fmt.value, title="pairs sharing passages", empty="no pairs share a passage",
               headers={"containment_a": "% of a", "containment_b": "% of b"},
               notes=["% of a: the share of a's fingerprints also found in b"])
 
@@ -265,18 +265,19 @@ def compare(
     fmt: Format = FormatOption,
 ) -> None:
     """The passages A and B share, side by side, matched text highlighted, with line numbers."""
-    with _Guard():
-        with _open(db, create=False, read_only=True) as idx:
+    with Guard():
+        with open_index(db, create=False, read_only=True) as idx:
             cmp = idx.compare(a, b, max_df=max_df, language=language)
-            _note_changed(idx, [a, b])
-    _note_unstored([cmp])
-    from ..report import compare_to_dict, emit_rows, passage_records, render_compare
+            note_changed(idx, [a, b])
+    note_unstored([cmp])
+    from ..report.compare_view import compare_to_dict, passage_records, render_compare
+    from ..report.tables import emit_rows
 
-    con = _console()
+    con = console()
     if fmt is Format.json:
-        import json
+        from ..report.writers import write_json
 
-        con.out(json.dumps(compare_to_dict(cmp), indent=2), highlight=False)
+        write_json(compare_to_dict(cmp))
     elif fmt is Format.csv:
         emit_rows(con, passage_records(cmp), ["passage", "path_a", "lines_a", "path_b", "lines_b", "matches"], "csv")
     else:
@@ -288,12 +289,12 @@ def stats(db: Optional[str] = DbOption,
           top_common: int = typer.Option(10, "--top-common", min=0, help="How many common fingerprints to list."),
           fmt: Format = FormatOption) -> None:
     """Index size, settings, measured fingerprint density vs 2/(w+1), most common fingerprints."""
-    with _Guard():
-        with _open(db, create=False, read_only=True) as idx:
+    with Guard():
+        with open_index(db, create=False, read_only=True) as idx:
             st = idx.stats(top_common=top_common)
-    from ..report import render_stats
+    from ..report.stats_view import render_stats
 
-    render_stats(_console(), st, fmt.value)
+    render_stats(console(), st, fmt.value)
 
 
 @app.command()
@@ -305,10 +306,10 @@ def sql(
 ) -> None:
     """Run ad-hoc SQL on the index: tables settings, documents, document_texts, fingerprints;
     views document_fingerprints, boilerplate_hashes, fingerprint_df, default_max_df, pairs."""
-    with _Guard():
-        with _open(db, create=False, read_only=not write) as idx:
+    with Guard():
+        with open_index(db, create=False, read_only=not write) as idx:
             cols, rows = idx.sql(query_text)
-    from ..report import emit_rows
+    from ..report.tables import emit_rows
 
     seen: dict[str, int] = {}
     unique = []
@@ -317,4 +318,4 @@ def sql(
         unique.append(c if seen[c] == 1 else f"{c}_{seen[c]}")
     cols = unique
 
-    emit_rows(_console(), [dict(zip(cols, r)) for r in rows], cols, fmt.value, empty="(no rows)", shorten_paths=False)
+    emit_rows(console(), [dict(zip(cols, r)) for r in rows], cols, fmt.value, empty="(no rows)", shorten_paths=False)

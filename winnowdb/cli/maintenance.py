@@ -5,7 +5,7 @@ from typing import Optional
 
 import typer
 
-from .app import DbOption, Format, FormatOption, _console, _Guard, app
+from .app import DbOption, Format, FormatOption, console, Guard, app
 
 
 def _db_path(db: Optional[str]) -> str:
@@ -25,27 +25,22 @@ def check(db: Optional[str] = DbOption, fmt: Format = FormatOption) -> None:
     fingerprinted by an older code tokenizer is mentioned in a note (`winnowdb upgrade` redoes it),
     and so are documents whose text is not stored (an import of an export made without --texts).
     """
-    from ..check import check_index
-    from ..report import display_path, terminal_safe
+    from ..report.escape import terminal_safe
+    from ..report.paths import display_path
+    from ..store.check import check_index
 
-    with _Guard():
+    with Guard():
         report = check_index(_db_path(db))
-    out = _console()
+    out = console()
     if fmt is Format.json:
-        import json
+        from ..report.writers import write_json
 
-        out.out(json.dumps(report.to_dict(), indent=2, default=str), highlight=False)
+        write_json(report.to_dict())
     elif fmt is Format.csv:
-        import csv
-        import io
+        from ..report.writers import write_csv_rows
 
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["check", "count", "example"])
-        for p in report.problems:
-            for e in p.examples or [""]:
-                w.writerow([p.check, p.count, e])
-        out.out(buf.getvalue().rstrip("\n"), highlight=False)
+        write_csv_rows(({"check": p.check, "count": p.count, "example": e}
+                        for p in report.problems for e in p.examples or [""]), ["check", "count", "example"])
     else:
         name = display_path(report.path)
         if report.ok:
@@ -53,14 +48,14 @@ def check(db: Optional[str] = DbOption, fmt: Format = FormatOption) -> None:
             out.print(f"ok: {name}: {report.checks} checks passed ({t.get('documents', 0)} documents, "
                       f"{t.get('fingerprints', 0)} fingerprints)", markup=False, soft_wrap=True)
         else:
-            err = _console(stderr=True)
+            err = console(stderr=True)
             n = sum(1 for _ in report.problems)
             err.print(f"{name}: {n} of {report.checks} checks found problems", markup=False)
             for p in report.problems:
                 for line in p.lines():
                     err.print("  " + terminal_safe(line), markup=False)
         for note in report.notes:
-            _console(stderr=True).print(f"note: {terminal_safe(note)}", markup=False, soft_wrap=True)
+            console(stderr=True).print(f"note: {terminal_safe(note)}", markup=False, soft_wrap=True)
     if not report.ok:
         raise typer.Exit(1)
 
@@ -76,14 +71,15 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ..codetokens import TOKENS_VERSION
+    from ..settings import CODE_TOKENS_VERSION as TOKENS_VERSION
     from ..errors import WinnowError
-    from ..retokenize import retokenize_code, stale_code_documents, without_text_message
-    from ..store import SCHEMA_VERSION, Store
+    from ..ingest.retokenize import retokenize_code, stale_code_documents, without_text_message
+    from ..store.database import Store
+    from ..store.schema import SCHEMA_VERSION
 
     path = _db_path(db)
-    out, err = _console(), _console(stderr=True)
-    with _Guard():
+    out, err = console(), console(stderr=True)
+    with Guard():
         with Store.open(path, create=False) as store:
             before = store.upgraded_from
             stale = stale_code_documents(store)

@@ -5,7 +5,7 @@ from typing import Optional
 
 import typer
 
-from .app import DbOption, MaxDfOption, _console, _fail, _Guard, _note_unknown_label, _note_unstored, _open, app
+from .app import DbOption, MaxDfOption, console, fail, Guard, note_unknown_label, note_unstored, open_index, app
 
 
 @app.command()
@@ -25,17 +25,17 @@ def report(
     files side by side with line numbers, every shared passage in its own colour and linked to
     its partner, boilerplate greyed. Pages are self-contained (no external resources)."""
     if not html:
-        _fail("say where to write the report: --html report.html (one file) or --html report/ (a directory)")
-    from ..html_report import is_directory_target, write_report
-    from ..report import display_path
+        fail("say where to write the report: --html report.html (one file) or --html report/ (a directory)")
+    from ..report.html import is_directory_target, write_report
+    from ..report.paths import display_path
 
-    with _Guard():
-        with _open(db, create=False, read_only=True) as idx:
-            _note_unknown_label(idx, new)
-            written, data = write_report(idx, html, top=top, min_shared=min_shared, new_label=new,
+    with Guard():
+        with open_index(db, create=False, read_only=True) as idx:
+            note_unknown_label(idx, new)
+            written, data = write_report(idx.reader, html, top=top, min_shared=min_shared, new_label=new,
                                          max_df=max_df)
-    _note_unstored([pv.comparison for pv in data.pairs])
+    note_unstored([pv.comparison for pv in data.pairs])
     n = len(data.pairs)
     where = display_path(str(written[0].parent)) + "/" if is_directory_target(html) else display_path(str(written[0]))
     pages = f" ({len(written)} pages)" if len(written) > 1 else ""
-    _console().print(f"wrote {where}{pages}: {n} pair{'' if n == 1 else 's'}", markup=False, soft_wrap=True)
+    console().print(f"wrote {where}{pages}: {n} pair{'' if n == 1 else 's'}", markup=False, soft_wrap=True)

@@ -5,7 +5,7 @@ from typing import Optional
 
 import typer
 
-from .app import DbOption, FormatOption, Format, _console, _Guard, _open, app
+from .app import DbOption, FormatOption, Format, console, Guard, open_index, app
 
 
 @app.command("near-dups")
@@ -22,12 +22,12 @@ def near_dups(
 
     Fields: a, b, distance (differing bits); json and csv add simhash_a, simhash_b.
     """
-    with _Guard():
-        with _open(db, create=False, read_only=True) as idx:
+    with Guard():
+        with open_index(db, create=False, read_only=True) as idx:
             rows = idx.near_duplicates(hamming=hamming, top=top)
-    from ..report import emit_rows
+    from ..report.tables import emit_rows
 
     columns = ["a", "b", "distance"] + (["simhash_a", "simhash_b"] if fmt is not Format.table else [])
-    emit_rows(_console(), rows, columns, fmt.value,
+    emit_rows(console(), rows, columns, fmt.value,
               title=f"near-duplicates (simhash within {hamming} bits)",
               empty=f"no two documents have simhashes within {hamming} bits")

@@ -13,7 +13,7 @@ from typing import List, Optional
 
 import typer
 
-from .app import DbOption, Format, FormatOption, MaxDfOption, _console, _fail, _Guard, _open, app
+from .app import DbOption, Format, FormatOption, MaxDfOption, console, fail, Guard, open_index, app
 
 spark_app = typer.Typer(
     name="spark",
@@ -37,8 +37,8 @@ OverwriteOption = typer.Option(False, "--overwrite", help="Replace OUT if it hol
 
 @contextlib.contextmanager
 def _spark_guard():
-    """_Guard, plus Spark's and Py4J's errors as one line."""
-    with _Guard():
+    """Guard, plus Spark's and Py4J's errors as one line."""
+    with Guard():
         try:
             yield
         except typer.Exit:
@@ -47,7 +47,7 @@ def _spark_guard():
             mod = type(exc).__module__ or ""
             if mod.startswith(("pyspark", "py4j")):
                 text = str(exc).strip().splitlines()
-                _fail(f"Spark: {text[0] if text else type(exc).__name__}")
+                fail(f"Spark: {text[0] if text else type(exc).__name__}")
             raise
 
 
@@ -57,7 +57,7 @@ def _session(master: Optional[str], conf: Optional[List[str]]):
     settings = {}
     for item in conf or []:
         if "=" not in item:
-            _fail(f"--conf wants KEY=VALUE, not {item!r}")
+            fail(f"--conf wants KEY=VALUE, not {item!r}")
         key, value = item.split("=", 1)
         settings[key.strip()] = value.strip()
     return get_session(master, conf=settings)
@@ -74,12 +74,12 @@ def export_cmd(
 ) -> None:
     """Export the index as Parquet for Spark (or any engine): settings, documents, fingerprints
     (partitioned by hash bucket, hashes as signed 64-bit integers) and any further tables."""
-    from ..export import export_parquet, summary
+    from ..store.export import export_parquet, summary
 
-    with _Guard():
-        with _open(db, create=False, read_only=True) as idx:
-            manifest = export_parquet(idx.store.con, parquet, buckets=buckets, texts=texts, overwrite=overwrite)
-    _console().print(f"exported {summary(manifest)} -> {parquet}", markup=False, soft_wrap=True)
+    with Guard():
+        with open_index(db, create=False, read_only=True) as idx:
+            manifest = export_parquet(idx.store.connection, parquet, buckets=buckets, texts=texts, overwrite=overwrite)
+    console().print(f"exported {summary(manifest)} -> {parquet}", markup=False, soft_wrap=True)
 
 
 @app.command("import")
@@ -93,20 +93,21 @@ def import_cmd(
 ) -> None:
     """Make a new DuckDB index from a Parquet export, e.g. the output of `winnowdb spark
     fingerprint`, to browse it with query, compare, report and sql."""
-    from ..export import import_parquet
+    from ..ingest.read import read_unchanged
+    from ..store.export import import_parquet
     from ..index import default_db
 
     target = db or default_db()
-    with _Guard():
-        counts = import_parquet(parquet, target, read_texts=not no_texts)
+    with Guard():
+        counts = import_parquet(parquet, target, read_text=None if no_texts else read_unchanged)
     missing = counts.pop("texts_missing", 0)
     parts = ", ".join(f"{k} {v}" for k, v in counts.items())
-    _console().print(f"imported {parts} -> {target}", markup=False, soft_wrap=True)
+    console().print(f"imported {parts} -> {target}", markup=False, soft_wrap=True)
     if missing:
         what = (f"{missing} documents' texts are not stored (--no-texts)" if no_texts else
                 f"{missing} of the documents' files changed or are gone since they were fingerprinted: "
                 f"their texts are not stored")
-        _console(stderr=True).print(
+        console(stderr=True).print(
             f"note: {what} (pairs and scores are complete; compare and report cannot show these "
             f"documents' passages; `check` notes them)",
             markup=False, highlight=False)
@@ -120,12 +121,12 @@ def import_pairs_cmd(
 ) -> None:
     """Load pairs counted on Spark into a table of a DuckDB index (default spark_pairs), for
     `winnowdb sql` and for compare / report on the pairs it lists."""
-    from ..export import import_pairs
+    from ..store.export import import_pairs
 
-    with _Guard():
-        with _open(db, create=False) as idx:
-            n = import_pairs(idx.store.con, pairs_dir, table=table)
-    _console().print(f"{n} pairs -> table {table} of {db or 'the index'}", markup=False, soft_wrap=True)
+    with Guard():
+        with open_index(db, create=False) as idx:
+            n = import_pairs(idx.store.connection, pairs_dir, table=table)
+    console().print(f"{n} pairs -> table {table} of {db or 'the index'}", markup=False, soft_wrap=True)
 
 
 # --------------------------------------------------------------------------- spark group
@@ -164,13 +165,13 @@ def spark_fingerprint(
         m = jobs.fingerprint(spark, filelist, outdir, boilerplate_list=boilerplate, settings=settings,
                              buckets=buckets, texts=texts, language=language, partitions=partitions,
                              overwrite=overwrite)
-    err = _console(stderr=True)
+    err = console(stderr=True)
     for path, reason in m.get("skipped_examples", []):
         err.print(f"skipped {path}: {reason}", markup=False, soft_wrap=True)
     if m.get("skipped", 0) > len(m.get("skipped_examples", [])):
         err.print(f"... {m['skipped']} skipped in all (listed in {outdir}/_skipped)", markup=False, soft_wrap=True)
     t = m["tables"]
-    _console().print(f"{t['documents']['rows']} documents, {t['fingerprints']['rows']} fingerprints, "
+    console().print(f"{t['documents']['rows']} documents, {t['fingerprints']['rows']} fingerprints, "
                      f"{m.get('skipped', 0)} skipped -> {outdir}", markup=False, soft_wrap=True)
 
 
@@ -199,7 +200,7 @@ def spark_pairs(
         _, cap = jobs.pairs(spark, parquet_dir, out, max_df=max_df, min_shared=min_shared, new_label=new,
                             overwrite=overwrite)
         n = spark.read.parquet(out).count()
-    _console().print(f"{n} pairs (max_df {cap}) -> {out}", markup=False, soft_wrap=True)
+    console().print(f"{n} pairs (max_df {cap}) -> {out}", markup=False, soft_wrap=True)
 
 
 @spark_app.command("query")
@@ -219,7 +220,7 @@ def spark_query(
     with _spark_guard():
         spark = _session(master, conf)
         hits = jobs.query(spark, parquet_dir, file, top=top, max_df=max_df, min_shared=min_shared)
-    from ..report import emit_rows
+    from ..report.tables import emit_rows
 
-    emit_rows(_console(), hits, ["path", "shared", "containment", "contained", "resemblance"], fmt.value,
+    emit_rows(console(), hits, ["path", "shared", "containment", "contained", "resemblance"], fmt.value,
               title=f"documents sharing passages with {file}", empty="no document shares a passage")

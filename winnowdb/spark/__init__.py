@@ -1,6 +1,6 @@
 """winnowdb on Apache Spark: the same SQL files over an index exported as Parquet.
 
-* ``winnowdb.export``: ``winnowdb export --parquet DIR`` writes an index as Parquet (settings,
+* ``winnowdb.store.export``: ``winnowdb export --parquet DIR`` writes an index as Parquet (settings,
   documents, fingerprints partitioned by a hash bucket, and any further tables), and reads such a
   directory back into DuckDB.
 * ``winnowdb.spark.session``: a SparkSession (the one spark-submit made, or a local one).

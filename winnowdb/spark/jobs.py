@@ -1,8 +1,8 @@
 """winnowdb's distributed jobs: fingerprint a file list, count pairs, look a file up.
 
 ``fingerprint`` runs winnowdb's own ``add`` pipeline on the executors: each Arrow batch of listed
-files is added to a private in-memory DuckDB index (``memory_store``, with the job's settings)
-by ``winnowdb.indexer.add_paths``: the same reading, decoding, normalizer choice, fingerprinting, huge-file segmentation
+files is added to a private in-memory DuckDB index (``Store.in_memory``, with the job's settings)
+by ``winnowdb.ingest.pipeline.add_paths``: the same reading, decoding, normalizer choice, fingerprinting, huge-file segmentation
 and simhash as ``winnowdb add``), whose rows are streamed back to Spark with their doc ids made
 global, and written in the export layout of ``winnowdb.export``. So a directory made by the job
 and one made by ``winnowdb export --parquet`` from an index of the same files hold the same rows
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import WinnowError
-from ..export import DEFAULT_BUCKETS, FORMAT, FORMAT_VERSION, MANIFEST, bucket_sql
+from ..store.export import DEFAULT_BUCKETS, FORMAT, FORMAT_VERSION, MANIFEST, bucket_sql
 from . import sql as ssql
 
 __all__ = ["job_settings", "fingerprint", "pairs", "query", "DUCKDB_TO_SPARK"]
@@ -39,37 +39,27 @@ _MAX_DOC = 2**31 - 1  # documents.doc is an INTEGER
 
 def job_settings(**given: Any) -> dict[str, str]:
     """The settings a new index would get with these options (as ``winnowdb add`` makes them)."""
-    import tempfile
+    from ..settings import IndexSettings
 
-    from ..index import open_index
-
-    with tempfile.TemporaryDirectory(prefix="winnowdb-settings-") as tmp:
-        with open_index(os.path.join(tmp, "settings.duckdb"),
-                        **{k: v for k, v in given.items() if v is not None}) as idx:
-            return idx.settings
+    store = memory_store(IndexSettings.for_new_index(**{k: v for k, v in given.items() if v is not None}))
+    try:
+        return dict(store.settings)
+    finally:
+        store.close()
 
 
 def memory_store(settings: dict[str, str]):
     """A new, empty index held in memory (never a file) with exactly these settings."""
-    import duckdb
+    from ..store.database import Store
 
-    from ..store import Store
-
-    con = duckdb.connect(":memory:")
-    Store._create(con, {k: v for k, v in settings.items()
-                        if k not in ("schema_version", "created_by", "created_at")})
-    store = Store(con, ":memory:", False)
-    store._create_views()
-    return store
+    return Store.in_memory(settings)
 
 
 def _documents_schema(settings: dict[str, str]) -> list[tuple[str, str]]:
     """(column, Spark type) of the documents table, read from create_tables.sql via DuckDB."""
     store = memory_store(settings)
     try:
-        cols = store.con.execute(
-            "SELECT column_name, data_type FROM information_schema.columns "
-            "WHERE table_schema = 'main' AND table_name = 'documents' ORDER BY ordinal_position").fetchall()
+        cols = [(c, t) for table, c, t in store.rows("table_columns") if table == "documents"]
     finally:
         store.close()
     out = []
@@ -112,7 +102,7 @@ def _fingerprint_batches(settings: dict[str, str], doc_cols: list[str], row_sche
         import numpy as np
         import pyarrow as pa
 
-        from ..indexer import add_paths
+        from ..ingest.pipeline import add_paths
 
         types = {name: _arrow_type(typ, pa) for name, typ in row_schema}
         for batch in batches:
@@ -148,8 +138,6 @@ def _one_batch(store, listed, doc_cols, types, texts, language, add_paths, np, p
         if paths:
             summary = add_paths(store, paths, boilerplate=kind == "boilerplate", language=language, jobs=1)
             skipped.extend((s.path, s.reason) for s in summary.skipped)
-    con = store.con
-
     def emit(kind: str, columns: dict[str, Any], rows: int):
         arrays = []
         for c, typ in types.items():
@@ -163,7 +151,7 @@ def _one_batch(store, listed, doc_cols, types, texts, language, add_paths, np, p
                 arrays.append(pa.nulls(rows, typ))
         return pa.RecordBatch.from_arrays(arrays, names=list(types))
 
-    docs = con.sql("SELECT * FROM documents ORDER BY doc").to_arrow_table()
+    docs = store.arrow("documents_all")
     n = docs.num_rows
     if n:
         paths = docs.column("path").to_pylist()
@@ -172,17 +160,15 @@ def _one_batch(store, listed, doc_cols, types, texts, language, add_paths, np, p
         cols["submission"] = pa.array([wanted[p][1] for p in paths], pa.string())
         cols["label"] = pa.array([wanted[p][2] for p in paths], pa.string())
         # every document's fingerprints, in stored order, cut into one list per document
-        fps = con.sql("SELECT f.hash, f.pos, f.start_offset, f.end_offset FROM fingerprints f "
-                      "JOIN documents d ON d.doc = f.doc ORDER BY d.doc, f.pos, f.hash").to_arrow_table()
-        counts = dict(con.execute("SELECT doc, COUNT(*) FROM fingerprints GROUP BY doc").fetchall())
+        fps = store.arrow("fingerprints_by_document")
+        counts = dict(store.rows("fingerprint_counts"))
         sizes = np.array([counts.get(d, 0) for d in docs.column("doc").to_pylist()], dtype=np.int64)
         offsets = pa.array(np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32))
         for name, _ in _ARRAYS:
             values = fps.column(name).combine_chunks()
             cols[f"fp_{name}"] = pa.ListArray.from_arrays(offsets, values)
         if texts:
-            t = con.sql("SELECT d.doc, t.text FROM documents d LEFT JOIN document_texts t ON t.doc = d.doc "
-                        "ORDER BY d.doc").to_arrow_table()
+            t = store.arrow("texts_by_document")
             cols["text"] = t.column("text")
         yield emit("d", cols, n)
     if skipped:
@@ -219,8 +205,8 @@ def _read_list(spark, filelist: str, kind: str):
 
 def _write_text(spark, path: str, data: str) -> None:
     """Write a small text file to a local path or any filesystem Spark writes to."""
-    if ssql._is_local(path):
-        Path(ssql._local(path)).write_text(data, encoding="utf-8")
+    if ssql.is_local(path):
+        Path(ssql.local_path(path)).write_text(data, encoding="utf-8")
         return
     jvm = spark.sparkContext._jvm
     hpath = jvm.org.apache.hadoop.fs.Path(path)
@@ -233,8 +219,8 @@ def _write_text(spark, path: str, data: str) -> None:
 
 
 def _check_out(spark, out: str, overwrite: bool) -> None:
-    if ssql._is_local(out):
-        p = Path(ssql._local(out))
+    if ssql.is_local(out):
+        p = Path(ssql.local_path(out))
         if p.exists() and (not p.is_dir() or any(p.iterdir())):
             if not overwrite:
                 raise WinnowError(f"{out} exists and is not empty (use --overwrite to replace it)")
@@ -319,7 +305,7 @@ def fingerprint(spark, filelist: str, out: str, *, boilerplate_list: str | None 
     tables = {"documents": n_docs, "fingerprints": n_fps, "settings": len(settings)}
     if texts:
         tables["document_texts"] = n_docs
-    from .. import __version__
+    from ..version import __version__
 
     manifest = {
         "format": FORMAT, "version": FORMAT_VERSION, "winnowdb": __version__,
@@ -368,21 +354,19 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
         ssql.register_export(spark, export_dir)
         ssql.cache_views(spark)
     p = str(Path(source).resolve())
-    mine = spark.sql("SELECT d.doc, d.submission FROM documents d WHERE (d.path = :p OR d.submission = :p) "
-                     "AND d.kind = 'document'", args={"p": p}).collect()
+    mine = ssql.run(spark, "query_documents", path=p).collect()
     if mine:
         exclude = mine[0][1]
         docs = pa.table({"doc": pa.array(sorted({r[0] for r in mine}), pa.int32())})
-        spark.createDataFrame(docs).createOrReplaceTempView("_query_docs")
-        hashes = spark.sql("SELECT f.hash FROM fingerprints f JOIN _query_docs q ON q.doc = f.doc")
-        hashes.createOrReplaceTempView("query_fingerprints")
+        spark.createDataFrame(docs).createOrReplaceTempView("query_docs")
+        ssql.run(spark, "query_document_hashes").createOrReplaceTempView("query_fingerprints")
     else:
         exclude = None
-        from ..index import Index
+        from ..analysis.sides import Reader
 
         store = memory_store(ssql.export_settings(spark))
         try:
-            side = Index(store)._side(source)
+            side = Reader(store).side(source)
         finally:
             store.close()
         table = pa.table({"hash": side.fingerprints["hash"]})

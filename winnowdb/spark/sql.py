@@ -11,11 +11,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .. import sqlfiles
-from ..export import FINGERPRINT_COLUMNS, PARTITIONED, read_manifest
+from ..store import sqlfiles
+from ..store.export import FINGERPRINT_COLUMNS, PARTITIONED, read_manifest
 
 __all__ = ["statements", "register_export", "create_views", "cache_views", "run", "rows",
-           "default_max_df", "export_settings", "CACHED_VIEWS"]
+           "default_max_df", "export_settings", "CACHED_VIEWS", "is_local", "local_path"]
 
 
 def statements(sql: str) -> list[str]:
@@ -38,23 +38,25 @@ def _uri(directory: str | os.PathLike, *parts: str) -> str:
     return "/".join([base, *parts])
 
 
-def _is_local(directory: str | os.PathLike) -> bool:
+def is_local(directory: str | os.PathLike) -> bool:
+    """Whether ``directory`` is on the local file system (a path, or a ``file://`` URI)."""
     text = str(directory)
     return "://" not in text or text.startswith("file://")
 
 
-def _local(directory: str | os.PathLike) -> str:
+def local_path(directory: str | os.PathLike) -> str:
+    """The local path of a local ``directory`` (a ``file://`` URI without its scheme)."""
     text = str(directory)
     return text[len("file://"):] if text.startswith("file://") else text
 
 
 def export_tables(spark, directory: str | os.PathLike) -> list[str]:
     """Names of the tables in an export directory (local or any filesystem Spark reads)."""
-    if _is_local(directory):
-        from ..export import exported_tables
+    if is_local(directory):
+        from ..store.export import exported_tables
 
-        read_manifest(_local(directory))
-        return exported_tables(_local(directory))
+        read_manifest(local_path(directory))
+        return exported_tables(local_path(directory))
     jvm = spark.sparkContext._jvm
     path = jvm.org.apache.hadoop.fs.Path(str(directory))
     fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
@@ -118,9 +120,9 @@ def rows(df) -> list[dict]:
 
 def default_max_df(spark) -> int:
     """The index's default cap on document frequency (the default_max_df view)."""
-    return int(spark.sql("SELECT max_df FROM default_max_df").collect()[0][0])
+    return int(run(spark, "default_max_df_value").collect()[0][0])
 
 
 def export_settings(spark) -> dict[str, str]:
     """The settings of the registered export (its settings view)."""
-    return {r[0]: r[1] for r in spark.sql("SELECT key, value FROM settings").collect()}
+    return {r[0]: r[1] for r in run(spark, "settings_all").collect()}

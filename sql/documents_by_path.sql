@@ -1,0 +1,7 @@
+-- documents_by_path.sql: which of some paths are indexed, and as what.
+-- DuckDB only: add's bookkeeping on the DuckDB index.
+-- Reads the relation wanted_paths(path) the caller registers.
+-- Columns: path, doc, content_hash, kind.
+SELECT d.path, d.doc, d.content_hash, d.kind
+FROM documents d
+JOIN wanted_paths w ON w.path = d.path

@@ -1,0 +1,10 @@
+-- side_texts.sql: the original texts of some documents.
+-- The range lets DuckDB skip the row groups of other documents (rows are stored in document
+-- order); the relation keeps exactly these documents.
+-- DuckDB only: the read path of a DuckDB index (compare, report).
+-- Reads the relation side_docs(doc) the caller registers.
+-- Parameters: $low, $high (INTEGER: the smallest and largest id in side_docs).
+-- Columns: doc, text.
+SELECT doc, text
+FROM document_texts
+WHERE doc BETWEEN $low AND $high AND doc IN (SELECT doc FROM side_docs)

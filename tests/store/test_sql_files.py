@@ -1,0 +1,183 @@
+"""The SQL files in sql/: documented, loaded through winnowdb.sqlfiles, portable, and runnable.
+
+The queries must stay portable SQL (they also run on Spark, rewritten by ``sqlfiles.for_spark``),
+so a small lint rejects DuckDB-only syntax.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from winnowdb.store import sqlfiles
+
+REPO_SQL = Path(__file__).resolve().parents[2] / "sql"
+SQL_FILES = sorted(REPO_SQL.glob("*.sql"))
+NAMES = [p.stem for p in SQL_FILES]
+
+#: the queries the product runs; each must exist
+CORE = ["create_tables", "create_views", "pairs", "query_hits", "passage_matches", "countable_hashes",
+        "index_summary", "window_density", "common_fingerprints"]
+
+#: DuckDB-only syntax (pattern, what it is); searched in the SQL with comments and strings removed
+DUCKDB_ONLY = [
+    (r"::", "`::` cast (use CAST(x AS type))"),
+    (r"\bcount\s*\(\s*\)", "count() without an argument (use COUNT(*))"),
+    (r"\blist_\w+\s*\(", "list function"),
+    (r"\blist\s*\(", "list() aggregate"),
+    (r"\barray_\w+\s*\(", "array function"),
+    (r"\b(?:unnest|flatten|struct_pack|list_value|string_split|regexp_split_to_array)\s*\(",
+     "list/struct function"),
+    (r"\[\s*[^\]\s]", "list literal or list indexing"),
+    (r"\{\s*'", "struct literal"),
+    (r"->|=>", "lambda or named-argument arrow"),
+    (r"\bcolumns\s*\(", "COLUMNS(...) expression"),
+    (r"\bexclude\s*\(", "SELECT * EXCLUDE"),
+    (r"\b(?:group|order)\s+by\s+all\b", "GROUP/ORDER BY ALL"),
+    (r"\barg_(?:min|max)\s*\(", "arg_min/arg_max (use a window or MIN_BY/MAX_BY portably)"),
+    (r"\bqualify\b", "QUALIFY"),
+    (r"\bilike\b", "ILIKE"),
+    (r"\bfrom\s+'", "FROM 'file' (read a file)"),
+    (r"\bread_(?:csv|parquet|json)\w*\s*\(", "file reader function"),
+    (r"\bpositional\s+join\b|\basof\s+join\b", "POSITIONAL/ASOF JOIN"),
+]
+
+
+def code_of(sql: str) -> str:
+    """The SQL without comments and string literals (so prose and text are not linted)."""
+    sql = re.sub(r"/\*.*?\*/", " ", sql, flags=re.S)
+    sql = re.sub(r"--[^\n]*", " ", sql)
+    return re.sub(r"'(?:[^']|'')*'", "''", sql)
+
+
+def lint(sql: str) -> list[str]:
+    code = code_of(sql)
+    return [what for pattern, what in DUCKDB_ONLY if re.search(pattern, code, flags=re.I)]
+
+
+def test_sql_folder_is_the_one_winnowdb_loads():
+    assert sqlfiles.sql_dir().resolve() == REPO_SQL.resolve()
+    assert set(CORE) <= set(NAMES)
+
+
+@pytest.mark.parametrize("path", SQL_FILES, ids=NAMES)
+def test_header_comment(path):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines, f"{path.name} is empty"
+    assert lines[0].startswith(f"-- {path.name}:"), f"{path.name}: first line must be '-- {path.name}: <what it does>'"
+    assert len(lines[0].split(":", 1)[1].strip()) >= 10, "say what the query is for"
+    # every $parameter the query takes is documented in the header
+    header = "\n".join(line for line in lines if line.lstrip().startswith("--"))
+    for name in sqlfiles.parameters(path.read_text(encoding="utf-8")):
+        assert f"${name}" in header, f"{path.name}: parameter ${name} not documented in the header"
+
+
+@pytest.mark.parametrize("path", SQL_FILES, ids=NAMES)
+def test_loaded_through_sqlfiles(path):
+    assert sqlfiles.load(path.stem) == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", SQL_FILES, ids=NAMES)
+def test_no_duckdb_only_syntax(path):
+    """Portable SQL, unless the file's header says it runs on DuckDB only, and why."""
+    if sqlfiles.duckdb_only(path.stem):
+        assert len(next(line for line in path.read_text(encoding="utf-8").splitlines()
+                        if line.startswith(sqlfiles.DUCKDB_ONLY)).split(":", 1)[1].strip()) >= 10, "say why"
+        return
+    assert lint(path.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("path", SQL_FILES, ids=NAMES)
+def test_spark_form_has_no_dollar_parameters(path):
+    spark = sqlfiles.for_spark(code_of(path.read_text(encoding="utf-8")))
+    assert "$" not in spark
+
+
+@pytest.mark.parametrize("bad,what", [
+    ("SELECT x::BIGINT FROM t", "`::` cast"),
+    ("SELECT count() FROM t", "count() without"),
+    ("SELECT COUNT( ) FROM t", "count() without"),
+    ("SELECT list(x) FROM t", "list() aggregate"),
+    ("SELECT list_sort(xs) FROM t", "list function"),
+    ("SELECT [1, 2, 3]", "list literal"),
+    ("SELECT * EXCLUDE (a) FROM t", "EXCLUDE"),
+    ("SELECT a, COUNT(*) FROM t GROUP BY ALL", "GROUP/ORDER BY ALL"),
+])
+def test_lint_catches_duckdb_only_syntax(bad, what):
+    assert any(what in found for found in lint(bad)), lint(bad)
+
+
+def test_lint_ignores_comments_and_strings():
+    assert lint("-- list(x) and x::INT in a comment\nSELECT 'a::b [x]' AS s, COUNT(*) FROM t") == []
+
+
+def test_core_queries_run_on_a_fresh_index(tmp_path):
+    # every query the product runs is valid SQL on a freshly created (empty) index
+    import pyarrow as pa
+
+    import winnowdb
+
+    empty_fps = pa.table({"hash": pa.array([], pa.int64()), "doc": pa.array([], pa.int32()),
+                          "pos": pa.array([], pa.int32()), "start_offset": pa.array([], pa.int32()),
+                          "end_offset": pa.array([], pa.int32())})
+    values = {"max_df": 10, "min_shared": 1, "new_label": None, "exclude": None, "limit_rows": 5,
+              "k": 12, "code_k": 12, "top": None}
+    with winnowdb.open(tmp_path / "empty.duckdb") as idx:
+        con = idx.store.connection
+        for rel in ("query_fingerprints", "left_fingerprints", "right_fingerprints", "side_hashes",
+                    "counted_hashes"):
+            con.register(rel, empty_fps)
+        for name in CORE:
+            if name in ("create_tables", "create_views"):
+                continue
+            sql = sqlfiles.load(name)
+            params = {p: values[p] for p in sqlfiles.parameters(sql)}
+            con.execute(sql, params).fetchall()
+        # the tables and views the docs promise
+        names = {r[0] for r in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
+        assert {"settings", "documents", "document_texts", "fingerprints", "document_fingerprints",
+                "boilerplate_hashes", "fingerprint_df", "default_max_df", "pairs"} <= names
+
+
+def test_views_are_listed_once_and_a_stale_definition_is_not_used(tmp_path, cli):
+    """An index written by this version stores this version's views: `winnowdb sql` lists each
+    once. An index whose stored views are another version's (a different digest) is read through
+    this version's views, created as temporary views of the read-only connection."""
+    import json
+
+    import duckdb
+
+    from conftest import ok, random_words
+
+    (tmp_path / "a.txt").write_text(" ".join(random_words(3, 200)))
+    (tmp_path / "b.txt").write_text(" ".join(random_words(3, 200)))
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", tmp_path / "a.txt", tmp_path / "b.txt", "--db", db))
+    names = [r["name"] for r in json.loads(ok(cli("sql", "SHOW TABLES", "--db", db, "-f", "json")).stdout)]
+    assert len(names) == len(set(names)) and "pairs" in names and "fingerprint_df" in names
+
+    con = duckdb.connect(str(db))  # an older version rewrote a view (and knows nothing of the digest)
+    con.execute("CREATE OR REPLACE VIEW pairs AS SELECT 'stale' AS a")
+    con.close()
+    rows = json.loads(ok(cli("sql", "SELECT a FROM pairs", "--db", db, "-f", "json")).stdout)
+    assert rows and rows[0]["a"].endswith("a.txt")  # this version's view, not the stored one
+    con = duckdb.connect(str(db))  # ... or the digest is another version's
+    con.execute("UPDATE settings SET value = 'older' WHERE key = 'views_digest'")
+    con.close()
+    rows = json.loads(ok(cli("sql", "SELECT a FROM pairs", "--db", db, "-f", "json")).stdout)
+    assert rows and rows[0]["a"].endswith("a.txt")
+    # ... or another version stored its views with a digest that vouches for them
+    import hashlib
+
+    con = duckdb.connect(str(db))
+    con.execute("CREATE OR REPLACE VIEW pairs AS SELECT 'other' AS a")
+    stored = con.execute("SELECT view_name, sql FROM duckdb_views() WHERE NOT internal AND NOT temporary "
+                         "AND schema_name = 'main' AND view_name IN ('boilerplate_hashes', 'default_max_df', "
+                         "'document_fingerprints', 'fingerprint_df', 'pairs') ORDER BY view_name").fetchall()
+    other = hashlib.blake2b(repr(stored).encode(), digest_size=16).hexdigest()  # right for its views
+    con.execute("UPDATE settings SET value = ? WHERE key = 'views_digest'", [other])
+    con.close()
+    rows = json.loads(ok(cli("sql", "SELECT a FROM pairs", "--db", db, "-f", "json")).stdout)
+    assert rows and rows[0]["a"].endswith("a.txt")

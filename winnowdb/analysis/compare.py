@@ -1,0 +1,128 @@
+"""Compare sources pairwise: the passages two files or submissions share, and their scores.
+
+One comparison needs each side's fingerprints and texts (``sides.Reader``), and which of their hashes count
+(boilerplate and hashes in more than ``max_df`` submissions do not: ``sql/countable_hashes.sql``,
+the only step that reads the whole fingerprints table). ``compare_many`` does that work once for
+many pairs -- every indexed side read in one query, the countable hashes of all sides found in one
+scan -- so a report of 50 pairs costs about what one comparison does; each pair's matches are
+then a join of two small relations (``sql/passage_matches.sql``), merged into passages in Python
+and, for text, grown to the edges of the shared words (``passages.extend_passages``: the two
+text documents of a pair are normalized again for that).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..normalize import normalize_as
+from .passages import Passage, TextEdges, extend_passages, merge_matches
+from .sides import Reader, Side
+
+__all__ = ["Comparison", "compare_many"]
+
+#: text documents longer than this are not normalized again to grow passages (memory: about 40
+#: bytes per character, for the two documents of one pair at a time); their passages keep the
+#: spans of their outermost matches
+EXTEND_MAX_CHARS = 5_000_000
+
+
+
+@dataclass
+class Comparison:
+    """Two sides and the passages they share, with their scores (shared, containment_a,
+    containment_b, resemblance)."""
+
+    a: Side
+    b: Side
+    passages: list[Passage]
+    score: dict
+
+
+def compare_many(reader: Reader, pairs: list[tuple[str | os.PathLike, str | os.PathLike]], *,
+                 max_df: int | None = None, language: str | None = None) -> list[Comparison]:
+    """``Index.compare`` for each pair, in order, sharing the reading of sides and the one scan
+    that finds which hashes count."""
+    if not pairs:
+        return []
+    store = reader.store
+    cap = reader.max_df(max_df)
+    sides = reader.sides([s for pair in pairs for s in pair], language)
+    distinct = {key: np.unique(side.fingerprints["hash"]) for key, side in sides.items()}
+    with store.relations(side_hashes={"hash": np.unique(np.concatenate(list(distinct.values())))}):
+        counted = np.sort(store.columns("countable_hashes", max_df=cap)["hash"])
+    counts = {key: int(np.isin(h, counted, assume_unique=True).sum()) for key, h in distinct.items()}
+    out = []
+    texts = _TextSides(reader, sides, reader.language(language))
+    _, w = reader.settings.kw("text")
+    with store.relations(counted_hashes={"hash": counted}):
+        for a, b in pairs:
+            sa, sb = sides[str(a)], sides[str(b)]
+            with store.relations(left_fingerprints=sa.fingerprints, right_fingerprints=sb.fingerprints):
+                matches = store.columns("passage_matches")
+            shared = int(np.unique(matches["hash"]).shape[0])
+            na, nb = counts[str(a)], counts[str(b)]
+            score = {"shared": shared,
+                     "containment_a": shared / na if na else 0.0,
+                     "containment_b": shared / nb if nb else 0.0,
+                     "resemblance": shared / (na + nb - shared) if na + nb - shared else 0.0}
+            passages = merge_matches(matches, w)
+            if passages:
+                passages = extend_passages(passages, texts.edges(sa, {p.doc_a for p in passages}),
+                                           texts.edges(sb, {p.doc_b for p in passages}))
+            out.append(Comparison(sa, sb, passages, score))
+    return out
+
+
+#: characters of text whose ``TextEdges`` are kept for the next pairs (a side in many pairs of a
+#: report is normalized once); the least recently used are dropped beyond it (~40 bytes a character)
+EDGES_CACHE_CHARS = 10_000_000
+
+
+class _TextSides:
+    """Which documents of the compared sides are text (the only ones whose passages are grown:
+    code tokens and words are whole units, so their passages never end mid-word), and their
+    ``passages.TextEdges``, kept in a cache bounded by ``EDGES_CACHE_CHARS``."""
+
+    def __init__(self, reader: Reader, sides: dict, language: str | None = None) -> None:
+        from ..ingest.document import choose_normalizer
+
+        self.settings = reader.settings
+        ids = sorted({d for s in sides.values() for d in s.texts if d >= 0})
+        names = {}
+        if ids:
+            with reader.store.relations(wanted_docs={"doc": np.array(ids, dtype=np.int32)}):
+                names = dict(reader.store.rows("document_normalizers"))
+        self.text_docs = {d: name for d, name in names.items() if name in ("text", "prose")}
+        self.text_files = {}  # names of the sides that are a text file not indexed (doc -1): normalizer
+        for side in sides.values():
+            if -1 in side.texts:
+                family, _ = choose_normalizer(self.settings, side.paths[-1], language)
+                if family in ("text", "prose"):
+                    self.text_files[side.name] = family
+        from collections import OrderedDict
+
+        self._cache: OrderedDict = OrderedDict()  # (side name or "", doc) -> (chars, TextEdges)
+        self._chars = 0
+
+    def edges(self, side, docs: set[int]) -> dict:
+        """doc id -> ``TextEdges`` of those of ``side``'s documents ``docs`` that are text (and not
+        longer than EXTEND_MAX_CHARS)."""
+        k, w = self.settings.kw("text")
+        out = {}
+        for doc, text in side.texts.items():
+            if doc not in docs or len(text) > EXTEND_MAX_CHARS or \
+                    not (doc in self.text_docs if doc >= 0 else side.name in self.text_files):
+                continue
+            key = ("" if doc >= 0 else side.name, doc)
+            if key in self._cache:
+                self._cache.move_to_end(key)
+            else:
+                name = self.text_docs[doc] if doc >= 0 else self.text_files[side.name]
+                self._cache[key] = (len(text), TextEdges(text, normalize_as(text, name), k, w))
+                self._chars += len(text)
+                while self._chars > EDGES_CACHE_CHARS and len(self._cache) > 1:
+                    self._chars -= self._cache.popitem(last=False)[1][0]
+            out[doc] = self._cache[key][1]
+        return out

@@ -1,0 +1,34 @@
+"""``pairs``: all-vs-all copying, MOSS-style: every pair of submissions sharing fingerprints.
+
+``sql/pairs.sql`` counts Broder's <ID, ID, count> after the exclusions (boilerplate, hashes in
+more than ``max_df`` submissions) and ranks the pairs; archive mode (``new_label``) keeps only the
+pairs with at least one side labelled new. Rows come back as dicts, or are written as CSV by
+DuckDB itself (no Python row per pair).
+"""
+from __future__ import annotations
+
+import os
+
+__all__ = ["pairs", "write_pairs_csv", "pair_parameters"]
+
+
+def pair_parameters(*, min_shared: int = 1, max_df: int | None = None, new_label: str | None = None) -> dict:
+    """The bound parameters of ``sql/pairs.sql``: ``max_df`` None or not positive means the
+    index's default, which the query computes itself."""
+    cap = int(max_df) if max_df is not None and max_df > 0 else None
+    return {"max_df": cap, "min_shared": max(1, int(min_shared)), "new_label": new_label}
+
+
+def pairs(store, *, min_shared: int = 1, top: int = 50, max_df: int | None = None,
+          new_label: str | None = None) -> list[dict]:
+    """The pairs as dicts (a, b, shared, fingerprints_a, fingerprints_b, containment_a,
+    containment_b, resemblance), most copied first; ``top=0``: every pair."""
+    return store.records("pairs", limit=top, **pair_parameters(min_shared=min_shared, max_df=max_df,
+                                                                new_label=new_label))
+
+
+def write_pairs_csv(store, path: str | os.PathLike, columns: list[str], *, min_shared: int = 1, top: int = 50,
+                    max_df: int | None = None, new_label: str | None = None) -> None:
+    """``pairs()`` (the given columns, same order and options) written as a CSV file by DuckDB."""
+    store.write_csv("pairs", path, columns, limit=top,
+                    **pair_parameters(min_shared=min_shared, max_df=max_df, new_label=new_label))

@@ -1,0 +1,119 @@
+"""Per-file work of ``add``, in worker processes or in this one: read, normalize, fingerprint.
+
+``prepare`` does everything ``add`` does for one file before storing it; ``prepared_stream``
+runs it over the tasks in ``jobs`` worker processes (``workers.OrderedPool``) when the work is
+big enough to pay for them, and hands the results back in task order.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import segmented
+from .document import document_simhash, fingerprint_source, normalized_hash
+from .read import Skipped, Source, read_source
+
+__all__ = ["Prepared", "prepare", "prepare_task", "prepared_stream", "default_jobs", "PARALLEL_MIN_BYTES",
+           "PARALLEL_MIN_FILES"]
+
+
+@dataclass
+class Prepared:
+    """One file's finished per-file work (done in a worker process or in process)."""
+
+    path: str
+    status: str  # "ok", "skipped", "unchanged", "huge" (with src: stored in segments) or "big" (not read)
+    skipped: Skipped | None = None
+    src: Source | None = None
+    normalizer: str = ""
+    normalized_hash: str = ""
+    units: int = 0
+    fps: object = None
+    simhash: int = 0
+
+
+def prepare(path: str, settings: dict[str, str], language: str | None, boilerplate: bool,
+             unchanged_hash: str | None, in_worker: bool = False) -> Prepared:
+    """Read, normalize and fingerprint one file: everything ``add`` does per file before storing.
+
+    ``unchanged_hash`` is the stored content hash when the file's label, kind and submission are
+    the same as before: a file whose content still has that hash is not fingerprinted again.
+    A file that may be huge (more bytes than ``segmented.HUGE_CHARS``) is left to the main process
+    by a worker (``in_worker``: status "big", nothing read), so it is read once, not twice; a huge
+    file read here comes back as "huge" with its text, to be stored in segments.
+    """
+    if in_worker and _may_be_huge(path):
+        return Prepared(path, "big")
+    src = read_source(Path(path))
+    if isinstance(src, Skipped):
+        return Prepared(path, "skipped", skipped=src)
+    if unchanged_hash is not None and unchanged_hash == src.content_hash:
+        return Prepared(path, "unchanged")
+    if segmented.is_huge(src.text, settings, path, language):
+        return Prepared(path, "huge", src=src)
+    try:
+        normalizer, norm, fps = fingerprint_source(src.text, settings, path=path, language=language,
+                                                   every_kgram=boilerplate)
+    except ValueError as exc:
+        return Prepared(path, "skipped", skipped=Skipped(path, str(exc).split(": ", 1)[-1]))
+    return Prepared(path, "ok", src=src, normalizer=normalizer, normalized_hash=normalized_hash(norm),
+                     units=len(norm), fps=fps,
+                     simhash=document_simhash(src.text, norm if normalizer == "text" else None))
+
+
+def _may_be_huge(path: str) -> bool:
+    """Whether the file has more bytes than a huge document has characters (every character
+    takes at least one byte, so a smaller file is never huge)."""
+    try:
+        return Path(path).stat().st_size > segmented.HUGE_CHARS
+    except OSError:
+        return False
+
+
+def prepare_task(task: tuple) -> Prepared:
+    """``prepare`` of one task tuple (path, settings, language, boilerplate, unchanged_hash)."""
+    return prepare(*task)
+
+
+def _prepare_in_worker(task: tuple) -> Prepared:
+    return prepare(*task, in_worker=True)
+
+
+#: below this much input, ``add`` works in process (starting workers would cost more than it saves)
+PARALLEL_MIN_BYTES = 2 * 1024 * 1024
+PARALLEL_MIN_FILES = 8
+
+
+def default_jobs() -> int:
+    """Worker processes for fingerprinting: one per CPU this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+@contextlib.contextmanager
+def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None):
+    """The tasks' ``Prepared`` results, in order: from ``jobs`` worker processes when the work is
+    big enough to pay for them, else computed here. Workers ignore Ctrl-C and are stopped when the
+    stream is left (finished, interrupted or failed). While workers run, DuckDB (``store``) writes
+    with one thread, leaving the other cores to them."""
+    if jobs <= 1 or len(tasks) < PARALLEL_MIN_FILES or total_bytes < PARALLEL_MIN_BYTES:
+        yield (prepare_task(t) for t in tasks)
+        return
+    import multiprocessing as mp
+
+    from .workers import OrderedPool
+
+    # fork: workers start at once with everything imported. They only run prepare (numpy,
+    # re, file reads), never DuckDB, so DuckDB's threads in this process do not concern them.
+    # Where fork is unavailable, forkserver (with this module preloaded), else spawn.
+    methods = mp.get_all_start_methods()
+    context = next(m for m in ("fork", "forkserver", "spawn") if m in methods)
+    if context == "forkserver":
+        mp.get_context(context).set_forkserver_preload([__name__])
+    with OrderedPool(_prepare_in_worker, min(jobs, len(tasks)), context=context) as pool:
+        with store.threads(1) if store is not None else contextlib.nullcontext():
+            yield pool.imap(tasks)

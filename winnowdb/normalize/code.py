@@ -1,0 +1,219 @@
+"""Normalize source code into tokens, as MOSS does: what a copier cannot cheaply disguise.
+
+Comments and white space are dropped; every identifier becomes one symbol (renaming a variable
+hides nothing); literals become their kind (a string, a number); keywords and operators are kept.
+Each token keeps its span in the original text, so passages map back to exact lines and columns.
+
+The fast path (languages in ``code_syntax.FAST``) is vectorized: one regular-expression pass finds
+comments and string literals, numpy blanks them (keeping every character offset), then numpy splits the
+rest into word runs (keywords, identifiers, numbers) and single operator characters. Other
+languages are tokenized with Pygments.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import numpy as np
+
+from ..fingerprint.hashing import segment_hashes
+from .code_syntax import FAST, KEYWORDS, SYNTAX
+from .units import Normalized, code_points, empty
+
+__all__ = ["normalize_code", "IDENT", "NUMBER", "STRING"]
+
+# The tokens are versioned by ``settings.CODE_TOKENS_VERSION`` (stored in every index): change
+# the units of some code here and it must change too, so ``upgrade`` fingerprints old code again.
+
+# unit ids of the token classes (above every code point, below any 64-bit word hash in practice)
+IDENT = 0x110001
+NUMBER = 0x110002
+STRING = 0x110003
+_STRING_MARK = "\x01"  # placeholder character for a collapsed string literal
+
+
+@lru_cache(maxsize=None)
+def _blank_pattern(lang: str) -> re.Pattern:
+    """Two capturing groups: 1 = a string literal, 2 = a comment (every other group is
+    non-capturing), so ``split`` gives [text, string, comment, text, string, comment, ..., text]."""
+    syn = SYNTAX[lang]
+    comments = [f"{a}[\\s\\S]*?(?:{b}|\\Z)" for a, b in syn["block"]]
+    if syn["line"]:
+        comments.append(f"{re.escape(syn['line'])}[^\\n]*")
+    guard = "".join(re.escape(c) for c in syn["starts"])
+    strings = "|".join(syn["strings"]) or "(?!)"
+    return re.compile(f"(?=[{guard}])(?:({strings})|({'|'.join(comments) or '(?!)'}))")
+
+
+def _blanked(text: str, lang: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Code points of ``text`` with comments blanked (newlines kept) and each string literal
+    collapsed to one mark followed by blanks: same length as ``text``. Also the string literals'
+    (start, stop) offsets. The regular expression only finds the spans; numpy does the blanking."""
+    cps = code_points(text).copy()
+    parts = _blank_pattern(lang).split(text)  # in C: no Python call per literal or comment
+    if len(parts) == 1:
+        e = np.empty(0, dtype=np.int64)
+        return cps, e, e
+    literals, comments = parts[1::3], parts[2::3]
+    is_string = np.fromiter((x is not None for x in literals), dtype=bool, count=len(literals))
+    lengths = np.fromiter(map(len, (x if x is not None else c for x, c in zip(literals, comments))),
+                          dtype=np.int64, count=len(literals))
+    between = np.fromiter(map(len, parts[0::3]), dtype=np.int64, count=len(literals) + 1)
+    starts = np.cumsum(between[:-1]) + np.cumsum(lengths) - lengths
+    stops = starts + lengths
+    depth = np.zeros(cps.shape[0] + 1, dtype=np.int32)
+    depth[starts] += 1  # spans never overlap: starts (and stops) are distinct
+    depth[stops] -= 1
+    inside = np.cumsum(depth[:-1]) > 0
+    cps[inside & (cps != 10)] = 32
+    cps[starts[is_string]] = ord(_STRING_MARK)
+    return cps, starts[is_string], stops[is_string]
+
+
+@lru_cache(maxsize=None)
+def _keyword_hashes(lang: str) -> np.ndarray:
+    words = sorted(KEYWORDS.get(lang, ()))
+    if not words:
+        return np.empty(0, dtype=np.uint64)
+    joined = "".join(words)
+    cps = code_points(joined).astype(np.uint64)
+    lens = np.array([len(w) for w in words])
+    stops = np.cumsum(lens)
+    return np.sort(segment_hashes(cps, stops - lens, stops))
+
+
+def _runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, stops) of the runs of True in ``mask``."""
+    edges = np.diff(np.concatenate(([False], mask, [False])).astype(np.int8))
+    return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+
+
+def _join_number_punctuation(cps: np.ndarray, is_digit: np.ndarray, is_word: np.ndarray) -> None:
+    """Mark the punctuation inside number literals as word characters (in place), so that
+    ``3.14``, ``.5``, ``2.5f``, ``6.02e23`` and ``1e-9`` are each one NUMBER token: a decimal point
+    followed by a digit and not preceded by a letter (``a.b``, ``t.0`` stay operators), and the
+    sign of an exponent (``e``/``E`` ending a word that starts with a digit, not ``0x``)."""
+    n = cps.shape[0]
+    dots = np.flatnonzero(cps[:-1] == 46)
+    if dots.size:
+        after = is_digit[dots + 1]
+        before = np.ones(dots.shape[0], dtype=bool)
+        inner = dots > 0
+        prev = dots[inner] - 1
+        before[inner] = is_digit[prev] | ~is_word[prev]
+        join = dots[after & before]
+        prev_digit = (join > 0) & is_digit[np.maximum(join - 1, 0)]
+        if prev_digit.any():  # "1.5" joins, "x1.5" (a name, then .5) does not
+            wstart, _ = _runs(is_word)
+            head = wstart[np.searchsorted(wstart, join[prev_digit] - 1, side="right") - 1]
+            keep = np.ones(join.shape[0], dtype=bool)
+            keep[prev_digit] = is_digit[head]
+            join = join[keep]
+        is_word[join] = True
+    signs = np.flatnonzero((cps[1:-1] == 43) | (cps[1:-1] == 45)) + 1 if n > 2 else np.empty(0, np.int64)
+    if signs.size:
+        signs = signs[((cps[signs - 1] == 101) | (cps[signs - 1] == 69)) & is_digit[signs + 1]]
+    if signs.size:
+        wstart, wstop = _runs(is_word)
+        run = np.searchsorted(wstart, signs - 1, side="right") - 1
+        head = wstart[run]
+        second = cps[np.minimum(head + 1, n - 1)]
+        numeric = ((cps[head] >= 48) & (cps[head] <= 57)) | (cps[head] == 46)
+        hexadecimal = (cps[head] == 48) & ((second == 120) | (second == 88))
+        is_word[signs[(wstop[run] == signs) & numeric & ~hexadecimal]] = True
+
+
+def _fast(text: str, lang: str) -> Normalized:
+    cps, string_starts, string_stops = _blanked(text, lang)
+    n = cps.shape[0]
+    if n == 0:
+        return empty()
+    is_digit = (cps >= 48) & (cps <= 57)
+    is_word = is_digit | ((cps >= 65) & (cps <= 90)) | ((cps >= 97) & (cps <= 122)) | (cps == 95) | (cps == 36)
+    is_space = ((cps <= 32) & (cps != 1)) | (cps == 0x7F)
+    if int(cps.max()) >= 128:  # non-ASCII letters in identifiers, Unicode white space
+        hi = np.flatnonzero(cps >= 128)
+        chars = [chr(c) for c in cps[hi].tolist()]
+        is_word[hi] = [c.isalnum() for c in chars]
+        is_space[hi] = [c.isspace() or c == "\ufeff" for c in chars]
+    _join_number_punctuation(cps, is_digit, is_word)
+    is_punct = ~is_word & ~is_space
+    # word runs
+    wstart, wstop = _runs(is_word)
+    whash = segment_hashes(cps.astype(np.uint64), wstart, wstop)
+    kw = _keyword_hashes(lang)
+    first = cps[wstart]
+    is_num = ((first >= 48) & (first <= 57)) | (first == 46)  # 46: ".5"
+    if kw.size:
+        pos = np.searchsorted(kw, whash)
+        is_kw = kw[np.minimum(pos, kw.size - 1)] == whash
+    else:
+        is_kw = np.zeros(wstart.shape[0], dtype=bool)
+    wunits = np.where(is_kw, whash, np.where(is_num, np.uint64(NUMBER), np.uint64(IDENT)))
+    # single-character operator/punctuation tokens (a collapsed string is one STRING token)
+    pstart = np.flatnonzero(is_punct)
+    pcps = cps[pstart].astype(np.uint64)
+    punits = np.where(pcps == 1, np.uint64(STRING), pcps)
+    pstop = pstart + 1
+    starts = np.concatenate((wstart, pstart))
+    order = np.argsort(starts, kind="stable")
+    units = np.concatenate((wunits, punits))[order]
+    start = starts[order]
+    stop = np.concatenate((wstop, pstop))[order]
+    # a collapsed string literal's token spans the whole literal
+    if string_starts.size:
+        strings = np.searchsorted(start, string_starts)
+        stop[strings] = string_stops
+    return Normalized(units=units.astype(np.uint64), start=start.astype(np.int64), stop=stop.astype(np.int64))
+
+
+_TOKEN_IDS: dict[str, int] = {}
+
+
+def _token_id(value: str) -> int:
+    tid = _TOKEN_IDS.get(value)
+    if tid is None:
+        cps = code_points(value).astype(np.uint64)
+        tid = int(segment_hashes(cps, np.array([0]), np.array([cps.shape[0]]))[0]) if cps.size else 0
+        _TOKEN_IDS[value] = tid
+    return tid
+
+
+def _pygments(text: str, lang: str) -> Normalized:
+    from pygments.lexers import get_lexer_by_name
+    from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
+
+    try:
+        lexer = get_lexer_by_name(lang, stripnl=False, ensurenl=False, stripall=False)
+    except Exception:
+        from .text import normalize_text
+
+        return normalize_text(text)
+    units, start, stop = [], [], []
+    for pos, ttype, value in lexer.get_tokens_unprocessed(text):
+        if not value or ttype in Whitespace or ttype in Comment or ttype in Text and not value.strip():
+            continue
+        if ttype in String:
+            uid = STRING
+        elif ttype in Number:
+            uid = NUMBER
+        elif ttype in Name:
+            uid = IDENT
+        elif ttype in Keyword or ttype in Operator or ttype in Punctuation:
+            uid = _token_id(value.strip())
+        else:
+            if not value.strip():
+                continue
+            uid = _token_id(value.strip())
+        units.append(uid)
+        start.append(pos)
+        stop.append(pos + len(value))
+    u = np.array(units, dtype=np.uint64)
+    return Normalized(units=u, start=np.array(start, dtype=np.int64), stop=np.array(stop, dtype=np.int64))
+
+
+def normalize_code(text: str, lang: str) -> Normalized:
+    """Token units of source code in ``lang`` (a name from ``languages``, or any Pygments name)."""
+    if lang in FAST:
+        return _fast(text, lang)
+    return _pygments(text, lang)

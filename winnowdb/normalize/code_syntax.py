@@ -1,0 +1,85 @@
+"""The syntax the fast code tokenizer knows, per language: keywords, comments and string literals.
+
+``FAST`` lists the languages ``normalize.code`` tokenizes with its vectorized scanner; any other
+language Pygments knows is tokenized by Pygments. Which files are which language is decided by
+``ingest.languages`` (file extensions, ``--language``).
+"""
+from __future__ import annotations
+
+__all__ = ["FAST", "KEYWORDS", "SYNTAX"]
+
+_C_KEYWORDS = """auto break case char const continue default do double else enum extern float for goto if
+inline int long register restrict return short signed sizeof static struct switch typedef union unsigned
+void volatile while _Bool bool true false NULL""".split()
+_CPP_EXTRA = """alignas alignof and asm catch class constexpr const_cast decltype delete dynamic_cast explicit
+export friend mutable namespace new noexcept not nullptr operator or private protected public
+reinterpret_cast static_assert static_cast template this thread_local throw try typeid typename using
+virtual override final""".split()
+_JAVA_KEYWORDS = """abstract assert boolean break byte case catch char class const continue default do double
+else enum extends final finally float for goto if implements import instanceof int interface long native
+new package private protected public return short static strictfp super switch synchronized this throw
+throws transient try void volatile while true false null var record yield sealed permits""".split()
+_JS_KEYWORDS = """break case catch class const continue debugger default delete do else export extends false
+finally for function if import in instanceof let new null return super switch this throw true try typeof
+var void while with yield async await of static get set undefined interface type enum implements
+private protected public readonly""".split()
+_GO_KEYWORDS = """break case chan const continue default defer else fallthrough for func go goto if import
+interface map package range return select struct switch type var true false nil""".split()
+_CS_KEYWORDS = """abstract as base bool break byte case catch char checked class const continue decimal
+default delegate do double else enum event explicit extern false finally fixed float for foreach goto if
+implicit in int interface internal is lock long namespace new null object operator out override params
+private protected public readonly ref return sbyte sealed short sizeof stackalloc static string struct
+switch this throw true try typeof uint ulong unchecked unsafe ushort using virtual void volatile while var
+async await""".split()
+_RUST_KEYWORDS = """as break const continue crate else enum extern false fn for if impl in let loop match mod
+move mut pub ref return self Self static struct super trait true type unsafe use where while async await
+dyn""".split()
+_KOTLIN_KEYWORDS = """as break class continue do else false for fun if in interface is null object package
+return super this throw true try typealias typeof val var when while""".split()
+
+#: Python's hard keywords, fixed here (not read from the running interpreter, whose list differs
+#: between versions), so a file gives the same tokens on every machine. Soft keywords (match,
+#: case, _, type) are ordinary names in most code and stay identifiers.
+_PYTHON_KEYWORDS = """False None True and as assert async await break class continue def del elif else
+except finally for from global if import in is lambda nonlocal not or pass raise return try while
+with yield""".split()
+
+KEYWORDS: dict[str, frozenset[str]] = {
+    "python": frozenset(_PYTHON_KEYWORDS),
+    "c": frozenset(_C_KEYWORDS),
+    "cpp": frozenset(_C_KEYWORDS + _CPP_EXTRA),
+    "java": frozenset(_JAVA_KEYWORDS),
+    "javascript": frozenset(_JS_KEYWORDS),
+    "go": frozenset(_GO_KEYWORDS),
+    "csharp": frozenset(_CS_KEYWORDS),
+    "rust": frozenset(_RUST_KEYWORDS),
+    "kotlin": frozenset(_KOTLIN_KEYWORDS),
+}
+
+#: comment and string syntax of each fast language: line comment, block comments (start, end),
+#: string regexes (written with unrolled loops, which Python's regex engine runs fast), and the
+#: characters any of them can start with (a guard that lets the scanner skip everything else).
+#: String prefixes (Python's f"", C++'s u8"") are left to the tokenizer as identifiers.
+_DQ = r'"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"'  # a backslash escapes any character, a newline too
+_SQ = r"'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'"
+_C_STRINGS = [_DQ, _SQ]
+SYNTAX: dict[str, dict] = {
+    "python": {"line": "#", "block": [], "starts": "\"'#",
+               "strings": [r'"""[\s\S]*?"""', r"'''[\s\S]*?'''", _DQ, _SQ]},
+    "c": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/", "strings": _C_STRINGS},
+    "cpp": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/", "strings": _C_STRINGS},
+    "java": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/",
+             "strings": [r'"""[\s\S]*?"""'] + _C_STRINGS},
+    "javascript": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/`",
+                   # template literals, with one level of templates nested in ${...}
+                   "strings": [r"`(?:[^`\\$]|\\[\s\S]|\$(?!\{)|\$\{(?:[^{}`]|`(?:[^`\\]|\\[\s\S])*`"
+                               r"|\{[^{}]*\})*\})*`"] + _C_STRINGS},
+    "go": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/`", "strings": [r"`[^`]*`"] + _C_STRINGS},
+    "csharp": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/@",
+               "strings": [r'@"(?:""|[^"])*"'] + _C_STRINGS},
+    "rust": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/",
+             "strings": [r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"', r"'(?:\\.[^'\n]{0,8}|[^'\\\n])'"]},
+    "kotlin": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/",
+               "strings": [r'"""[\s\S]*?"""'] + _C_STRINGS},
+}
+FAST = frozenset(SYNTAX)

@@ -1,0 +1,146 @@
+"""``compare`` for people and programs: the passages two documents share, side by side in the
+terminal with the matched text highlighted, or as records with their line numbers."""
+from __future__ import annotations
+
+from .escape import terminal_line
+from .lines import LineIndex
+from .paths import display_path
+
+__all__ = ["passage_records", "compare_to_dict", "render_compare", "text_not_stored", "unstored_note",
+           "CLIP_WIDTH", "CLIP_CONTEXT"]
+
+
+def passage_records(cmp) -> list[dict]:
+    """Passages of a ``Comparison`` as plain dicts (stable JSON field names)."""
+    out = []
+    index: dict[tuple[str, int], LineIndex] = {}
+
+    def lines_of(side: str, doc: int, text: str) -> LineIndex:
+        if (side, doc) not in index:
+            index[side, doc] = LineIndex(text)
+        return index[side, doc]
+
+    for i, p in enumerate(cmp.passages, 1):
+        ta, tb = cmp.a.texts[p.doc_a], cmp.b.texts[p.doc_b]
+        la, lb = lines_of("a", p.doc_a, ta).span(p.start_a, p.end_a), lines_of("b", p.doc_b, tb).span(p.start_b, p.end_b)
+        out.append({
+            "passage": i,
+            "path_a": cmp.a.paths[p.doc_a], "lines_a": [la[0], la[1]],
+            "start_a": p.start_a, "end_a": p.end_a,
+            "path_b": cmp.b.paths[p.doc_b], "lines_b": [lb[0], lb[1]],
+            "start_b": p.start_b, "end_b": p.end_b,
+            "matches": p.matches,
+            "text_a": ta[p.start_a:p.end_a], "text_b": tb[p.start_b:p.end_b],
+        })
+    return out
+
+
+def compare_to_dict(cmp) -> dict:
+    return {"a": cmp.a.name, "b": cmp.b.name, **cmp.score, "passages": passage_records(cmp)}
+
+
+#: longest line shown whole by ``compare`` in the terminal (a long paragraph); longer ones (minified code, a text
+#: without line breaks) are cut to the matched part and ``CLIP_CONTEXT`` characters either side
+CLIP_WIDTH = 2000
+CLIP_CONTEXT = 300
+
+
+def _clipped(line: str, a: int, b: int) -> tuple[str, int, int]:
+    """``line`` cut to at most about ``CLIP_WIDTH`` characters around its matched part
+    ``line[a:b]`` (cuts marked with an ellipsis), and the matched part's new bounds."""
+    if len(line) <= CLIP_WIDTH:
+        return line, a, b
+    if a >= b:  # no match on this line: its start
+        return line[:CLIP_WIDTH - 1] + "…", 0, 0
+    left, right = max(0, a - CLIP_CONTEXT), min(len(line), b + CLIP_CONTEXT)
+    matched = line[a:b]
+    keep = CLIP_WIDTH - 2 * CLIP_CONTEXT
+    if len(matched) > keep:
+        matched = matched[:keep // 2] + "…" + matched[-(keep // 2):]
+    head = ("…" if left > 0 else "") + line[left:a]
+    tail = line[b:right] + ("…" if right < len(line) else "")
+    return head + matched + tail, len(head), len(head) + len(matched)
+
+
+def _excerpt(text: str, start: int, end: int, max_lines: int):
+    """The lines around text[start:end] with the matched part highlighted, as rich Text."""
+    from rich.text import Text
+
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    out = Text()
+    lines = text[line_start:line_end].split("\n")
+    first = text.count("\n", 0, line_start) + 1
+    offset = line_start
+    shown = 0
+    for n, line in enumerate(lines):
+        if shown == max_lines:
+            out.append(f"      … {len(lines) - shown} more lines\n", style="dim")
+            break
+        out.append(f"{first + n:5d} ", style="dim")
+        a, b = max(start - offset, 0), min(end - offset, len(line))
+        clean, a, b = _clipped(terminal_line(line), a, b)
+        if a < b:
+            out.append(clean[:a])
+            out.append(clean[a:b], style="bold black on yellow")
+            out.append(clean[b:])
+        else:
+            out.append(clean)
+        out.append("\n")
+        offset += len(line) + 1
+        shown += 1
+    return out
+
+
+def text_not_stored(cmp, p) -> bool:
+    """Whether passage ``p`` of ``cmp`` lies in a document whose text the index does not hold
+    (``Side.unstored``): its place is known, its text cannot be shown."""
+    return p.doc_a in cmp.a.unstored or p.doc_b in cmp.b.unstored
+
+
+def unstored_note(cmps) -> str | None:
+    """One line saying how many passages of the comparisons ``cmps`` cannot be shown because the
+    index holds no text of their documents (``text_not_stored``), or None when all can be."""
+    paths: set[str] = set()
+    hidden = total = 0
+    for cmp in cmps:
+        total += len(cmp.passages)
+        for p in cmp.passages:
+            if text_not_stored(cmp, p):
+                hidden += 1
+                paths.update(side.paths[doc] for side, doc in ((cmp.a, p.doc_a), (cmp.b, p.doc_b))
+                             if doc in side.unstored)
+    if not hidden:
+        return None
+    shown = sorted(paths)
+    who = (" and ".join(display_path(x) for x in shown) if len(shown) <= 2 else
+           f"{display_path(shown[0])} and {len(shown) - 1} more documents")
+    return (f"note: the text of {who} is not stored in this index (imported without texts): {hidden} of "
+            f"{total} passage{'' if total == 1 else 's'} cannot be shown; the scores are complete")
+
+
+def render_compare(console, cmp, *, max_lines: int = 12) -> None:
+    """Side-by-side view of every passage two documents share, matched text highlighted.
+    Passages in a text the index does not hold are left out (``unstored_note`` says so)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    s = cmp.score
+    console.print(Text.assemble(
+        ("A ", "bold"), display_path(cmp.a.name), ("  B ", "bold"), display_path(cmp.b.name)))
+    console.print(Text(
+        f"{s['shared']} shared fingerprints · {100 * s['containment_a']:.1f}% of A found in B · "
+        f"{100 * s['containment_b']:.1f}% of B found in A · resemblance {100 * s['resemblance']:.1f}% · "
+        f"{len(cmp.passages)} passage{'' if len(cmp.passages) == 1 else 's'}"))
+    for rec, p in zip(passage_records(cmp), cmp.passages):
+        if text_not_stored(cmp, p):
+            continue
+        t = Table(show_header=True, header_style="bold", expand=True)
+        t.add_column(Text(f"#{rec['passage']}  A {display_path(rec['path_a'])} "
+                          f"lines {rec['lines_a'][0]}-{rec['lines_a'][1]}"), ratio=1, overflow="fold")
+        t.add_column(Text(f"B {display_path(rec['path_b'])} lines {rec['lines_b'][0]}-{rec['lines_b'][1]}"),
+                     ratio=1, overflow="fold")
+        t.add_row(_excerpt(cmp.a.texts[p.doc_a], p.start_a, p.end_a, max_lines),
+                  _excerpt(cmp.b.texts[p.doc_b], p.start_b, p.end_b, max_lines))
+        console.print(t)

@@ -1,0 +1,8 @@
+"""Stage 4 of the data flow: the DuckDB index file, the only place that talks to DuckDB.
+
+``database`` opens or creates an index and runs the ``sql/`` files (``sqlfiles`` loads and binds
+them); ``schema`` makes the tables and views and upgrades old schemas; ``writes`` stores batches,
+huge documents and removals, one transaction each; ``max_df`` keeps the default --max-df;
+``check`` verifies an index; ``export`` writes and reads the Parquet layout; ``dbfile`` guards
+the file itself; ``interrupts`` handles Ctrl-C around commits.
+"""

@@ -1,0 +1,364 @@
+"""The DuckDB index file: open or create it, read its settings, run the ``sql/`` queries on it.
+
+One index is one DuckDB file. Its settings (k, w, normalizer, hash and schema versions) are fixed
+when it is created; every later use is checked against them (``settings.IndexSettings``). Every
+question is a file in ``sql/``, run with bound parameters (``run``, ``records``, ``columns``,
+``value``); relations the caller holds in memory (numpy columns) are lent to a query with
+``relations``. The store package is the only place that talks to DuckDB.
+
+Reliability (docs/guarantees.md): a new index is created atomically (built under a temporary
+name, then linked into place); a file that does not start like a DuckDB database is refused
+before DuckDB sees it, DuckDB may not fetch extensions, and its lock errors become "in use by
+another process" (``dbfile``; DuckDB never waits on the lock); older schemas are upgraded in one
+transaction, newer ones refused (``schema``); read-only opens use this version's views (as
+temporary views); Ctrl-C during a write rolls it back and surfaces as ``KeyboardInterrupt``
+(holding Ctrl-C around a commit is ``interrupts``' job).
+"""
+from __future__ import annotations
+
+import os
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from ..errors import WinnowError
+from ..settings import IndexSettings
+from . import schema, sqlfiles
+from .dbfile import creating_prefix, describe_duckdb_error, no_network_extensions, refuse_non_duckdb, \
+    remove_stale_temporaries
+from .interrupts import is_interrupt
+
+__all__ = ["Store", "DEFAULT_DB", "MEMORY"]
+
+DEFAULT_DB = "winnowdb.duckdb"
+#: the path of an index kept in memory (never written to disk)
+MEMORY = ":memory:"
+
+
+class Store:
+    """An open index file. Use ``Store.open`` (or ``Store.in_memory``); close with ``close()`` or
+    a ``with`` block."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str, read_only: bool):
+        self._con = con
+        self.path = path
+        self.read_only = read_only
+        self.settings = IndexSettings(schema.read_settings(con))
+        self.upgraded_from: int | None = None  # set when opening upgraded an older schema
+
+    # ----------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, path: str | os.PathLike, *, read_only: bool = False, create: bool = False,
+             settings: dict[str, str] | None = None) -> "Store":
+        """Open (or with ``create``, create) the index at ``path``.
+
+        ``settings`` are the values a new index gets; for an existing one, any of the
+        ``FIXED_SETTINGS`` given must match what the index was created with.
+        """
+        path = str(path)
+        if path == MEMORY:  # an index that lives in memory only, for the Python API and tests
+            if read_only:
+                raise WinnowError("an in-memory index cannot be opened read-only")
+            return cls.in_memory(settings or {})
+        exists = Path(path).exists()
+        if not exists and not create:
+            raise WinnowError(f"no index at {path} (create one with `winnowdb add PATH`)")
+        if exists and Path(path).is_dir():
+            raise WinnowError(f"{path} is a directory, not an index file")
+        if not exists and read_only:
+            raise WinnowError(f"no index at {path}")
+        if not exists:
+            cls._create_file(path, settings or {})
+        else:
+            refuse_non_duckdb(path)
+            if not read_only:  # tidy up after a creation that was killed
+                remove_stale_temporaries(*os.path.split(os.path.abspath(path)))
+        try:
+            con = duckdb.connect(path, read_only=read_only)
+        except duckdb.Error as exc:
+            raise WinnowError(describe_duckdb_error(path, exc, read_only)) from None
+        try:
+            no_network_extensions(con)
+            tables = _table_names(con)
+            if "settings" not in tables:
+                if tables or not create or read_only:
+                    raise WinnowError(f"{path} is a DuckDB file but not a winnowdb index")
+                schema.create_index(con, settings or {})  # an empty DuckDB file: make it an index
+            store = cls(con, path, read_only)
+            store.upgraded_from = schema.check_version(con, store.settings, path, read_only)
+            store.refresh_settings()
+            if settings:
+                problem = store.settings.mismatch(settings, path)
+                if problem:
+                    raise WinnowError(problem)
+            store._views(temporary=read_only)
+            return store
+        except WinnowError:
+            con.close()
+            raise
+        except duckdb.Error as exc:
+            con.close()
+            raise WinnowError(describe_duckdb_error(path, exc, read_only)) from None
+
+    @classmethod
+    def in_memory(cls, settings: dict[str, str]) -> "Store":
+        """A new, empty index held in memory (never a file) with these settings (the Python API's
+        ``:memory:``, and the Spark fingerprint job's private index per batch of files)."""
+        con = duckdb.connect(MEMORY)
+        no_network_extensions(con)
+        schema.create_index(con, {k: v for k, v in settings.items()
+                                  if k not in ("schema_version", "created_by", "created_at")})
+        store = cls(con, MEMORY, False)
+        store._views()
+        return store
+
+    @classmethod
+    def _create_file(cls, path: str, settings: dict[str, str]) -> None:
+        """Create a new index at ``path`` atomically: built complete under a temporary name, then
+        hard-linked into place (which fails if ``path`` appeared meanwhile), so a crash during
+        creation never leaves a half-made file at ``path`` and two processes creating the same
+        index never overwrite each other."""
+        folder, base = os.path.split(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise WinnowError(f"cannot create index {path}: folder {folder} does not exist")
+        remove_stale_temporaries(folder, base)
+        tmp = os.path.join(folder, f"{creating_prefix(base)}{os.getpid()}-{uuid.uuid4().hex[:8]}")
+        try:
+            try:
+                con = duckdb.connect(tmp)
+            except duckdb.Error as exc:
+                raise WinnowError(describe_duckdb_error(path, exc).replace("open index", "create index")) from None
+            try:
+                schema.create_index(con, settings)
+            finally:
+                con.close()  # a clean close checkpoints: the file is complete, with no WAL
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                pass  # another process created it first: use theirs
+            except OSError:  # no hard links on this file system: rename, unless it appeared
+                if not os.path.exists(path):
+                    os.replace(tmp, path)
+        except PermissionError:
+            raise WinnowError(f"cannot create index {path}: permission denied") from None
+        finally:
+            for leftover in (tmp, tmp + ".wal"):
+                try:
+                    os.unlink(leftover)
+                except OSError:
+                    pass
+
+    def _views(self, temporary: bool = False) -> None:
+        digest = schema.create_views(self._con, self.settings, temporary=temporary)
+        if digest is not None:
+            self.set_setting(schema.VIEWS_DIGEST, digest)
+
+    def close(self) -> None:
+        self._con.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    @property
+    def is_memory(self) -> bool:
+        """Whether this index lives in memory only (nothing written to disk)."""
+        return self.path == MEMORY
+
+    @property
+    def connection(self) -> duckdb.DuckDBPyConnection:
+        """The DuckDB connection, for the store package's own modules (writes, checks, export)."""
+        return self._con
+
+    # ----------------------------------------------------------------- settings
+    def refresh_settings(self) -> None:
+        """Read the stored settings again (after a write that may have changed them)."""
+        self.settings = IndexSettings(schema.read_settings(self._con))
+
+    def set_setting(self, key: str, value: str) -> None:
+        """Store one setting (replacing its value) in one transaction."""
+        with self.transaction() as con:
+            schema.write_setting(con, key, value)
+        self.refresh_settings()
+
+    def delete_setting(self, key: str) -> None:
+        """Remove one setting in one transaction."""
+        with self.transaction() as con:
+            schema.remove_setting(con, key)
+        self.refresh_settings()
+
+    # ----------------------------------------------------------------- queries
+    def run(self, name: str, /, *, limit: int | None = None, **params: Any) -> duckdb.DuckDBPyConnection:
+        """Execute ``sql/<name>.sql`` with bound parameters; returns the cursor.
+
+        ``limit`` (a positive int) keeps the first rows of a query that ends with ORDER BY.
+        """
+        sql = sqlfiles.load(name)
+        bound = sqlfiles.bind(sql, params)
+        if limit is not None and int(limit) > 0:
+            sql = sqlfiles.with_limit(sql, int(limit))
+        return self._con.execute(sql, bound)
+
+    def records(self, name: str, /, *, limit: int | None = None, **params: Any) -> list[dict]:
+        """The rows of ``sql/<name>.sql`` as dicts (column name -> value)."""
+        cur = self.run(name, limit=limit, **params)
+        cols = [d[0] for d in cur.description]
+        return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+    def rows(self, name: str, /, **params: Any) -> list[tuple]:
+        """The rows of ``sql/<name>.sql`` as tuples."""
+        return self.run(name, **params).fetchall()
+
+    def columns(self, name: str, /, **params: Any) -> dict:
+        """The result of ``sql/<name>.sql`` as numpy columns (column name -> array)."""
+        import numpy as np
+
+        return {k: np.asarray(v) for k, v in self.run(name, **params).fetchnumpy().items()}
+
+    def arrow(self, name: str, /, **params: Any):
+        """The result of ``sql/<name>.sql`` as an Arrow table."""
+        return self.run(name, **params).to_arrow_table()
+
+    def value(self, name: str, /, **params: Any):
+        """The single value of ``sql/<name>.sql`` (first column of its first row; None if none)."""
+        rows = self.run(name, **params).fetchall()
+        return rows[0][0] if rows else None
+
+    @contextmanager
+    def relations(self, **tables):
+        """Lend relations to the queries run inside the block: name -> dict of equal-length numpy
+        columns (or Arrow data), registered with DuckDB and unregistered however the block ends."""
+        with sqlfiles.registered(self._con, **tables):
+            yield self
+
+    def temp_table(self, table: str, name: str, /, **params: Any) -> None:
+        """``CREATE TEMP TABLE table AS`` the query ``sql/<name>.sql`` (works on a read-only index)."""
+        sql = sqlfiles.load(name)
+        self._con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS {sql}", sqlfiles.bind(sql, params))
+
+    def drop_temp(self, table: str) -> None:
+        self._con.execute(f"DROP TABLE IF EXISTS temp.{table}")
+
+    def write_csv(self, name: str, path: str | os.PathLike, columns: list[str], /, *, limit: int | None = None,
+                  **params: Any) -> None:
+        """Write ``columns`` of ``sql/<name>.sql``'s result, in its order, to a CSV file at ``path``.
+
+        A header row, fields quoted only where needed, NULL as an empty field. DuckDB writes the
+        file itself: no Python row is built, which matters for hundreds of thousands of pairs.
+        """
+        sql = sqlfiles.load(name)
+        bound = sqlfiles.bind(sql, params)
+        if limit is not None and int(limit) > 0:
+            sql = sqlfiles.with_limit(sql, int(limit))
+        picked = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
+        self._con.sql(f"SELECT {picked} FROM ({sql.strip().rstrip(';')}) AS result",
+                      params=bound).write_csv(str(path), header=True)
+
+    def user_sql(self, query: str) -> tuple[list[str], list[tuple]]:
+        """Run a user's ad-hoc SQL (``winnowdb sql``); (column names, rows). One-line errors."""
+        try:
+            cur = self._con.execute(query)
+        except duckdb.Error as exc:
+            raise WinnowError(f"SQL error: {str(exc).splitlines()[0]}") from None
+        if cur is None:  # nothing but white space, comments or semicolons
+            raise WinnowError("no SQL statement to run (e.g. winnowdb sql \"SELECT COUNT(*) FROM documents\")")
+        if cur.description is None:
+            return [], []
+        return [d[0] for d in cur.description], cur.fetchall()
+
+    def table_names(self) -> set[str]:
+        """Names of the tables and views in the index's main schema."""
+        return _table_names(self._con)
+
+    # ----------------------------------------------------------------- what add needs to know
+    def documents_by_path(self, paths: list[str]) -> dict[str, tuple[int, str, str]]:
+        """path -> (doc, content_hash, kind) for the given paths that are indexed."""
+        if not paths:
+            return {}
+        with self.relations(wanted_paths=_paths(paths)):
+            rows = self.rows("documents_by_path")
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+    def placements(self, paths: list[str]) -> dict[str, tuple[str | None, str]]:
+        """path -> (label, submission) of those of ``paths`` that are indexed."""
+        if not paths:
+            return {}
+        with self.relations(wanted_paths=_paths(paths)):
+            return {p: (label, sub) for p, label, sub in self.rows("placements")}
+
+    def folder_submissions(self) -> dict[str, str | None]:
+        """Folder submissions -> the label all their files share (or None)."""
+        return dict(self.rows("folder_submissions"))
+
+    def next_doc_id(self) -> int:
+        """The id of the next new document: above every id this index has ever given, so the id
+        of a removed (or replaced) document is never reused and nothing that still names it (a
+        clusters snapshot, a user's saved query results) can point at another document."""
+        return int(self.value("next_doc_id"))
+
+    def default_max_df(self) -> int:
+        """The default --max-df of this index (``max_df``: remembered or computed)."""
+        from .max_df import default_max_df
+
+        return default_max_df(self)
+
+    # ----------------------------------------------------------------- transactions, knobs
+    @contextmanager
+    def transaction(self):
+        """BEGIN ... COMMIT; on any error or interrupt ROLLBACK and re-raise.
+
+        DuckDB reports Ctrl-C during a statement as ``RuntimeError('Query interrupted')`` (and
+        may already have ended the transaction); that is re-raised as ``KeyboardInterrupt``.
+        """
+        con = self._con
+        con.begin()
+        try:
+            yield con
+            con.commit()
+        except BaseException as exc:
+            try:
+                con.rollback()
+            except (duckdb.Error, RuntimeError):
+                pass  # the transaction had already ended
+            if is_interrupt(exc) and not isinstance(exc, KeyboardInterrupt):
+                raise KeyboardInterrupt from None
+            raise
+
+    @contextmanager
+    def setting_for_block(self, name: str, value: str, *, reset: bool = False):
+        """DuckDB's configuration ``name`` set to ``value`` for a block, restored however it ends
+        (with ``reset``, to DuckDB's default: a memory limit read back is rounded)."""
+        con = self._con
+        before = con.execute("SELECT current_setting(?)", [name]).fetchall()[0][0]
+        con.execute(f"SET {name} = ?", [str(value)])
+        try:
+            yield
+        finally:
+            try:
+                if reset:
+                    con.execute(f"RESET {name}")
+                else:
+                    con.execute(f"SET {name} = ?", [str(before)])
+            except (duckdb.Error, RuntimeError):
+                pass  # never hide the error or interrupt that ended the block
+
+    @contextmanager
+    def threads(self, n: int):
+        """DuckDB works with ``n`` threads in the block (``add``'s workers take the other cores)."""
+        with self.setting_for_block("threads", str(int(n))):
+            yield
+
+
+def _table_names(con) -> set[str]:
+    return {r[0] for r in con.execute(sqlfiles.load("table_names")).fetchall()}
+
+
+def _paths(paths: list[str]) -> dict:
+    import numpy as np
+
+    return {"path": np.array(paths, dtype=object)}

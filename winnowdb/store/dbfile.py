@@ -1,0 +1,110 @@
+"""The index file on disk, around DuckDB: what is not a DuckDB file is refused before DuckDB
+opens it, DuckDB's errors about the file become one line a user can act on, temporaries left by
+a killed index creation are removed, and DuckDB is kept offline (no extension downloads).
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import duckdb
+
+from ..errors import WinnowError
+
+__all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
+           "no_network_extensions", "DUCKDB_MAGIC"]
+
+
+def describe_duckdb_error(path: str, exc: Exception, read_only: bool = False) -> str:
+    """One line for a user about a DuckDB error opening (or creating) the index at ``path``."""
+    msg = str(exc)
+    low = msg.lower()
+    first = msg.strip().splitlines()[0] if msg.strip() else type(exc).__name__
+    if "could not set lock" in low or "conflicting lock" in low:
+        m = re.search(r"\(PID (\d+)\)", msg)
+        holder = f"process {m.group(1)}" if m else "another process"
+        if read_only:  # read-only opens share the lock, so the holder is writing
+            return (f"index {path} is in use by another process ({holder} is writing to it; DuckDB "
+                    f"lets no other process read an index while it is being written); try again "
+                    f"when it has finished")
+        return (f"index {path} is in use by another process ({holder} has it open); try again when "
+                f"it has finished")
+    if "corrupt" in low or "checksum" in low:
+        return (f"index {path} is damaged ({first}); re-create it by adding the files to a new "
+                f"index (`winnowdb check` lists what can still be read)")
+    if "not a valid duckdb" in low or "unable to open database" in low and "valid" in low or "magic" in low:
+        return f"{path} is not a winnowdb index (not a DuckDB database file)"
+    if "permission denied" in low:
+        return f"cannot open index {path}: permission denied"
+    if "read-only" in low or "read only" in low:
+        return f"cannot write to index {path}: it is read-only"
+    if "no such file or directory" in low or "cannot open file" in low and "directory" in low:
+        return f"cannot create index {path}: its folder does not exist"
+    return f"cannot open index {path}: {first}"
+
+
+def creating_prefix(base: str) -> str:
+    """The name prefix of the temporary an index named ``base`` is built under (``Store``)."""
+    return f".{base}.creating-"
+
+
+def remove_stale_temporaries(folder: str, base: str) -> None:
+    """Delete temporaries left by index creations that were killed (their process is gone)."""
+    prefix = creating_prefix(base)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(prefix):
+            continue
+        try:
+            pid = int(name[len(prefix):].split("-", 1)[0])
+            os.kill(pid, 0)
+            continue  # still running
+        except ProcessLookupError:
+            pass
+        except (ValueError, PermissionError, OSError):
+            continue
+        try:
+            os.unlink(os.path.join(folder, name))
+        except OSError:
+            pass
+
+
+#: DuckDB database files carry these bytes at offset 8 of their first header
+DUCKDB_MAGIC = b"DUCK"
+
+
+def refuse_non_duckdb(path: str) -> None:
+    """Raise ``WinnowError`` unless ``path`` starts like a DuckDB database file.
+
+    Checked before DuckDB sees the file: given another kind of database (SQLite, say) DuckDB would
+    try to download and load an extension to read it.
+    """
+    if not Path(path).is_file():  # a named pipe would block the read below
+        raise WinnowError(f"{path} is not a winnowdb index (not a regular file)")
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+    except PermissionError:
+        raise WinnowError(f"cannot open index {path}: permission denied") from None
+    except OSError as exc:
+        raise WinnowError(f"cannot open index {path}: {exc.strerror or exc}") from None
+    if head[8:12] == DUCKDB_MAGIC:
+        return
+    if head.startswith(b"SQLite format 3\x00"):
+        raise WinnowError(f"{path} is not a winnowdb index (it is a SQLite database)")
+    raise WinnowError(f"{path} is not a winnowdb index (not a DuckDB database file)")
+
+
+def no_network_extensions(con: duckdb.DuckDBPyConnection) -> None:
+    """Never let DuckDB download or auto-load extensions for what an index file contains; and
+    never let it print its own progress bar for a long query (winnowdb draws its own on stderr;
+    DuckDB's would land in the middle of a command's output)."""
+    for setting in ("autoinstall_known_extensions", "autoload_known_extensions", "enable_progress_bar"):
+        try:
+            con.execute(f"SET {setting} = false")
+        except duckdb.Error:
+            pass

@@ -1,0 +1,271 @@
+"""An index as Parquet, for Spark (or any engine): ``winnowdb export --parquet DIR`` and back.
+
+The layout (the same whether DuckDB exported an index or the Spark fingerprint job wrote it)::
+
+    DIR/_winnowdb.json                    manifest: format, version, settings, buckets, row counts
+    DIR/settings/part-*.parquet           key, value
+    DIR/documents/part-*.parquet          the documents table, column for column
+    DIR/fingerprints/bucket=B/*.parquet   hash (signed BIGINT), doc, pos, start_offset, end_offset
+    DIR/document_texts/part-*.parquet     doc, text (only with ``--texts``)
+    DIR/<table>/part-*.parquet            any further table of the index (clusters, ...)
+
+Fingerprints are partitioned by ``bucket = ((hash % N) + N) % N`` (``N`` = ``buckets`` in the
+manifest): every occurrence of one hash lies in one bucket, so a bucket is a self-contained unit
+of the hash join, and the expression is the same in DuckDB, Spark SQL and Python. The bucket is
+only a directory name; the files hold exactly the index's columns and types (hashes stay signed
+64-bit integers). Every table directory holds at least one file, so an empty table still has a
+schema.
+
+``duckdb_views`` makes a DuckDB connection read such a directory under the index's table names
+(then ``create_views.sql`` and every query file run on it unchanged); ``import_parquet`` builds a
+DuckDB index from it; ``import_pairs`` loads a Spark ``pairs`` result into an index for browsing.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from ..errors import WinnowError
+from . import sqlfiles
+from .sqlfiles import registered
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "DEFAULT_BUCKETS", "bucket_sql", "export_parquet",
+           "read_manifest", "write_manifest", "table_glob", "exported_tables", "duckdb_views",
+           "import_parquet", "import_pairs"]
+
+FORMAT = "winnowdb-parquet"
+FORMAT_VERSION = 1
+MANIFEST = "_winnowdb.json"
+DEFAULT_BUCKETS = 16
+#: tables every export has; document_texts is optional (``--texts``)
+CORE_TABLES = ("settings", "documents", "fingerprints")
+PARTITIONED = {"fingerprints": "bucket"}
+FINGERPRINT_COLUMNS = ("hash", "doc", "pos", "start_offset", "end_offset")
+
+
+def bucket_sql(buckets: int, column: str = "hash") -> str:
+    """The portable SQL expression of a hash's bucket (non-negative, DuckDB and Spark alike)."""
+    n = int(buckets)
+    return f"(({column} % {n}) + {n}) % {n}"
+
+
+def _lit(path: str | os.PathLike) -> str:
+    """A path as a SQL string literal (COPY targets and read_parquet globs cannot be bound)."""
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def _prepare(out: Path, overwrite: bool) -> None:
+    if out.exists():
+        if not out.is_dir():
+            raise WinnowError(f"{out} exists and is not a directory")
+        if any(out.iterdir()):
+            if not overwrite:
+                raise WinnowError(f"{out} is not empty (use --overwrite to replace it)")
+            if not (out / MANIFEST).exists():
+                raise WinnowError(f"{out} is not empty and holds no winnowdb export; not overwriting it")
+            shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def write_manifest(out: Path, settings: dict[str, str], buckets: int, tables: dict[str, int],
+                   written_by: str) -> dict:
+    from ..version import __version__
+
+    manifest = {
+        "format": FORMAT, "version": FORMAT_VERSION, "winnowdb": __version__, "written_by": written_by,
+        "written_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "buckets": int(buckets), "bucket_expression": bucket_sql(buckets),
+        "settings": settings,
+        "tables": {name: {"rows": rows, "partitioned_by": PARTITIONED.get(name)} for name, rows in tables.items()},
+    }
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def read_manifest(directory: str | os.PathLike) -> dict:
+    """The manifest of an export directory (a WinnowError when it is not one)."""
+    path = Path(directory) / MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise WinnowError(f"{directory} is not a winnowdb Parquet export (no {MANIFEST})") from None
+    except (OSError, ValueError) as exc:
+        raise WinnowError(f"{path}: unreadable manifest ({exc})") from None
+    if manifest.get("format") != FORMAT:
+        raise WinnowError(f"{directory} is not a winnowdb Parquet export")
+    if int(manifest.get("version", 0)) > FORMAT_VERSION:
+        raise WinnowError(f"{directory} was written by a newer winnowdb (export format "
+                          f"{manifest.get('version')}); upgrade winnowdb to read it")
+    return manifest
+
+
+def table_glob(directory: str | os.PathLike, table: str) -> str:
+    """The Parquet files of one exported table, as a glob (partitioned tables one level deeper)."""
+    sub = "*/*.parquet" if table in PARTITIONED else "*.parquet"
+    return str(Path(directory) / table / sub)
+
+
+def exported_tables(directory: str | os.PathLike) -> list[str]:
+    """Names of the tables in an export directory (sub-directories holding Parquet files)."""
+    root = Path(directory)
+    names = []
+    for sub in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
+        if any(sub.rglob("*.parquet")):
+            names.append(sub.name)
+    return names
+
+
+# --------------------------------------------------------------------------- DuckDB -> Parquet
+def export_parquet(con, out_dir: str | os.PathLike, *, buckets: int = DEFAULT_BUCKETS, texts: bool = False,
+                   overwrite: bool = False) -> dict:
+    """Write the index open on DuckDB connection ``con`` to ``out_dir`` as Parquet; the manifest.
+
+    Every base table is written (``document_texts`` only with ``texts``); fingerprints are
+    partitioned into ``buckets`` hash buckets.
+    """
+    if int(buckets) < 1:
+        raise WinnowError(f"buckets must be a positive whole number, not {buckets}")
+    out = Path(out_dir)
+    _prepare(out, overwrite)
+    tables = [r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables "
+        "WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY table_name").fetchall()]
+    if "settings" not in tables or "fingerprints" not in tables:
+        raise WinnowError("not a winnowdb index (no settings or fingerprints table)")
+    if not texts:
+        tables = [t for t in tables if t != "document_texts"]
+    rows: dict[str, int] = {}
+    for table in tables:
+        quoted = '"' + table.replace('"', '""') + '"'
+        target = out / table
+        target.mkdir()
+        if table == "fingerprints":
+            cols = ", ".join(FINGERPRINT_COLUMNS)
+            con.execute(
+                f"COPY (SELECT {cols}, {bucket_sql(buckets)} AS bucket FROM fingerprints) TO {_lit(target)} "
+                f"(FORMAT parquet, PARTITION_BY (bucket), OVERWRITE_OR_IGNORE, FILENAME_PATTERN 'part-{{i}}')")
+            if not any(target.rglob("*.parquet")):  # an empty table still gets a schema
+                (target / "bucket=0").mkdir()
+                con.execute(f"COPY (SELECT {cols} FROM fingerprints LIMIT 0) TO "
+                            f"{_lit(target / 'bucket=0' / 'part-0.parquet')} (FORMAT parquet)")
+        else:
+            con.execute(f"COPY (SELECT * FROM {quoted}) TO {_lit(target / 'part-0.parquet')} (FORMAT parquet)")
+        rows[table] = int(con.execute(f"SELECT COUNT(*) FROM {quoted}").fetchall()[0][0])
+    settings = dict(con.execute(sqlfiles.load("settings_all")).fetchall())
+    return write_manifest(out, settings, buckets, rows, "winnowdb export (DuckDB)")
+
+
+# --------------------------------------------------------------------------- Parquet -> DuckDB
+def duckdb_views(con, directory: str | os.PathLike, *, create_views: bool = True) -> list[str]:
+    """Views named after the exported tables over the Parquet files, in DuckDB connection ``con``.
+
+    With ``create_views`` the index's convenience views (``sqlfiles.index_views``: fingerprint_df,
+    boilerplate_hashes, ..., pairs) are created on top, so every ``sql/`` query runs as on an index.
+    Returns the table names.
+    """
+
+    read_manifest(directory)
+    names = exported_tables(directory)
+    for name in names:
+        cols = ", ".join(FINGERPRINT_COLUMNS) if name == "fingerprints" else "*"
+        con.execute(f'CREATE OR REPLACE VIEW "{name}" AS SELECT {cols} FROM '
+                    f"read_parquet({_lit(table_glob(directory, name))}, hive_partitioning = false)")
+    if create_views:
+        con.execute(sqlfiles.index_views())
+    return names
+
+
+def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_text=None) -> dict:
+    """A new DuckDB index at ``db`` holding an exported (or Spark-fingerprinted) index.
+
+    Documents, fingerprints and settings are copied; texts too when exported, otherwise (given
+    ``read_text(path, content_hash)``, e.g. ``ingest.read.read_unchanged``) each document's file
+    is read again from its path so ``compare`` can show passages: only a file whose bytes still
+    have the stored content hash. A text not stored -- a
+    file that cannot be read or has changed since it was fingerprinted (its passages would point
+    at the wrong characters), or every file without ``read_text`` -- is stored as the empty text,
+    the index's mark of a text it does not hold (``check`` notes it; compare and report say the
+    passages cannot be shown); documents with characters that got one are counted under
+    ``texts_missing``. Returns row counts.
+    """
+    import duckdb
+
+    read_manifest(directory)
+    if Path(db).exists():
+        raise WinnowError(f"{db} exists: import into a new index file")
+    names = exported_tables(directory)
+    con = duckdb.connect(str(db))
+    try:
+        con.begin()
+        con.execute(sqlfiles.load("create_tables"))
+        existing = {r[0] for r in con.execute(sqlfiles.load("table_names")).fetchall()}
+        counts = {}
+        for name in names:
+            cols = ", ".join(FINGERPRINT_COLUMNS) if name == "fingerprints" else "*"
+            src = f"SELECT {cols} FROM read_parquet({_lit(table_glob(directory, name))}, hive_partitioning = false)"
+            if name in existing:
+                con.execute(f'INSERT INTO "{name}" BY NAME {src}')
+            else:
+                con.execute(f'CREATE TABLE "{name}" AS {src}')
+            counts[name] = int(con.execute(f'SELECT COUNT(*) FROM "{name}"').fetchall()[0][0])
+        if "document_texts" not in names:
+            import numpy as np
+
+            docs = con.execute(sqlfiles.load("import_documents_to_read")).fetchall()
+            texts, missing = [], 0
+            for _, path, digest, chars in docs:
+                text = read_text(path, digest) if read_text is not None else None
+                texts.append(text if text is not None else "")
+                missing += text is None and chars > 0
+            with registered(con, imported_texts={"doc": np.array([d for d, *_ in docs], dtype=np.int32),
+                                                 "text": np.array(texts, dtype=object)}):
+                con.execute(sqlfiles.load("insert_imported_texts"))
+            counts["document_texts"] = len(docs)
+            if missing:
+                counts["texts_missing"] = missing
+        con.commit()
+    except duckdb.Error as exc:
+        con.close()
+        Path(db).unlink(missing_ok=True)
+        raise WinnowError(f"import failed: {str(exc).splitlines()[0]}") from None
+    con.close()
+    from .database import Store
+
+    Store.open(db).close()  # a writable open creates the index's views (pairs, fingerprint_df, ...)
+    return counts
+
+
+def import_pairs(con, pairs_dir: str | os.PathLike, *, table: str = "spark_pairs") -> int:
+    """Load a ``winnowdb spark pairs`` result into table ``table`` of an index; the row count.
+
+    The table is replaced; it is ordered as ``pairs.sql`` orders its rows. The index's own
+    tables and views (``documents``, ``pairs``, ...) are refused: replacing one would wreck it.
+    """
+    import re
+
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", table):
+        raise WinnowError(f"not a plain table name: {table!r}")
+    own = set(re.findall(r"CREATE (?:OR REPLACE )?(?:TABLE|VIEW) (?:IF NOT EXISTS )?(\w+)",
+                         sqlfiles.load("create_tables") + sqlfiles.index_views()
+                         + sqlfiles.load("cluster_table_create"), flags=re.IGNORECASE))
+    if table.lower() in {name.lower() for name in own}:
+        raise WinnowError(f"{table} is one of the index's own tables or views: choose another --table "
+                          f"(default spark_pairs)")
+    files = sorted(Path(pairs_dir).glob("*.parquet"))
+    if not files:
+        raise WinnowError(f"{pairs_dir}: no Parquet files (expected the OUT of `winnowdb spark pairs`)")
+    glob = _lit(Path(pairs_dir) / "*.parquet")
+    con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT * FROM read_parquet({glob}) "
+                "ORDER BY GREATEST(containment_a, containment_b) DESC, shared DESC, a, b")
+    return int(con.execute(f"SELECT COUNT(*) FROM {table}").fetchall()[0][0])
+
+
+def summary(manifest: dict[str, Any]) -> str:
+    """One line describing an export (for the CLI)."""
+    t = manifest["tables"]
+    parts = [f"{name} {info['rows']}" for name, info in t.items()]
+    return f"{', '.join(parts)} rows; fingerprints in {manifest['buckets']} hash buckets"

@@ -1,0 +1,144 @@
+"""The index's schema: its tables made once, its views made by each open, its version upgraded.
+
+* ``create_index`` makes the tables (``sql/create_tables.sql``) and stores the settings of a new
+  index, in one transaction.
+* ``create_views`` (re)creates the convenience views with this version's definitions
+  (``sqlfiles.index_views``) and records a digest of them, so a read-only open of an index written
+  by another version uses this version's views (as temporary views).
+* ``check_version`` refuses a newer schema and upgrades an older one with ``MIGRATIONS``, in one
+  transaction: all or nothing.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import re
+from typing import Callable
+
+import duckdb
+
+from ..errors import WinnowError
+from . import sqlfiles
+
+__all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "create_index", "create_views", "check_version",
+           "read_settings", "write_setting", "remove_setting", "stale_code_count"]
+
+SCHEMA_VERSION = 1
+
+#: Schema upgrades. ``MIGRATIONS[v]`` turns a schema-``v`` index into schema ``v + 1`` given an open
+#: connection inside a transaction; a writable open runs every step from the index's version up to
+#: ``SCHEMA_VERSION`` and records the new version in the same transaction, so an upgrade is
+#: all-or-nothing. Schema 1 is the first release, so there is nothing to upgrade yet: when the
+#: schema changes, bump ``SCHEMA_VERSION`` and add the step for the old version here.
+MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {}
+
+#: setting holding a digest of the SQL of the views stored in the index (``create_views``)
+VIEWS_DIGEST = "views_digest"
+
+
+def read_settings(con) -> dict[str, str]:
+    """Every stored setting (key -> value)."""
+    return dict(con.execute(sqlfiles.load("settings_all")).fetchall())
+
+
+def write_setting(con, key: str, value: str) -> None:
+    """Store one setting, replacing its value (inside the caller's transaction)."""
+    remove_setting(con, key)
+    con.execute(sqlfiles.load("setting_insert"), {"key": key, "value": str(value)})
+
+
+def remove_setting(con, key: str) -> None:
+    """Remove one setting (inside the caller's transaction)."""
+    con.execute(sqlfiles.load("setting_delete"), {"key": key})
+
+
+def create_index(con, settings: dict[str, str]) -> None:
+    """Make the tables of a new index and store its settings, in one transaction."""
+    from ..version import __version__
+
+    con.begin()
+    con.execute(sqlfiles.load("create_tables"))
+    values = dict(settings)
+    values.update(schema_version=str(SCHEMA_VERSION), created_by=f"winnowdb {__version__}",
+                  created_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+    con.executemany(sqlfiles.load("setting_insert"), [{"key": k, "value": str(v)} for k, v in values.items()])
+    con.commit()
+
+
+def create_views(con, settings: dict[str, str], *, temporary: bool = False) -> str | None:
+    """(Re)create the convenience views with this version's definitions.
+
+    A writable open stores them in the index; returns the digest of this version's view SQL and
+    of the stored definitions as DuckDB keeps them when it differs from the stored ``views_digest``
+    (the caller stores it). A read-only open (``temporary``) whose digest differs -- another
+    winnowdb version wrote its views since, with or without a digest, or the index predates it --
+    creates this version's views as temporary views of the connection, which take precedence over
+    the stored ones; so an index last written by another version is always read with this
+    version's views, and one written by this version lists each view once in ``SHOW TABLES``.
+    """
+    sql = sqlfiles.index_views()
+    names = sorted(set(re.findall(r"CREATE OR REPLACE VIEW (\w+)", sql)))
+    if temporary:
+        if settings.get(VIEWS_DIGEST) != _views_digest(con, names):
+            con.execute(sqlfiles.temporary_views(sql))
+        return None
+    con.execute(sql)
+    digest = _views_digest(con, names)
+    return digest if settings.get(VIEWS_DIGEST) != digest else None
+
+
+def _views_digest(con, names: list[str]) -> str:
+    """A digest of this version's view SQL and of the stored (not temporary) definitions of
+    the views ``names``: it matches only views this version stored and nobody changed since."""
+    wanted = set(names)
+    rows = [r for r in con.execute(sqlfiles.load("views_stored")).fetchall() if r[0] in wanted]
+    return hashlib.blake2b(repr((sqlfiles.index_views(), rows)).encode(), digest_size=16).hexdigest()
+
+
+def check_version(con, settings: dict[str, str], path: str, read_only: bool) -> int | None:
+    """Refuse a schema this winnowdb cannot read; upgrade an older one in place (writable opens).
+    Returns the version upgraded from, or None."""
+    try:
+        version = int(settings.get("schema_version", "0"))
+    except ValueError:
+        raise WinnowError(f"{path}: unreadable schema version {settings.get('schema_version')!r}") from None
+    if version > SCHEMA_VERSION:
+        raise WinnowError(f"{path} was made by a newer winnowdb (schema {version}; this "
+                          f"version reads up to {SCHEMA_VERSION}): upgrade winnowdb to use it")
+    if version == SCHEMA_VERSION:
+        return None
+    missing = [v for v in range(version, SCHEMA_VERSION) if v not in MIGRATIONS]
+    if missing:
+        raise WinnowError(f"{path} has schema version {version}, which this winnowdb cannot "
+                          f"upgrade (it reads schema {SCHEMA_VERSION}); re-create the index by "
+                          f"running `winnowdb add` on the files again with a new --db")
+    if read_only:
+        raise WinnowError(f"{path} has schema version {version}; this winnowdb uses schema "
+                          f"{SCHEMA_VERSION}: run `winnowdb upgrade --db {path}` (or any "
+                          f"command that writes, such as add) to upgrade it in place")
+    upgrade(con, version)
+    return version
+
+
+def upgrade(con, version: int) -> None:
+    """Run the migrations from schema ``version`` to ``SCHEMA_VERSION`` in one transaction."""
+    con.begin()
+    try:
+        for v in range(version, SCHEMA_VERSION):
+            MIGRATIONS[v](con)
+        write_setting(con, "schema_version", str(SCHEMA_VERSION))
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
+
+
+def stale_code_count(con, settings: dict[str, str]) -> int:
+    """How many code documents an older code tokenizer fingerprinted: 0 when the index records
+    this winnowdb's ``CODE_TOKENS_VERSION`` (an index made before the version was recorded
+    counts as older). ``winnowdb upgrade`` fingerprints them again."""
+    from ..settings import CODE_TOKENS_VERSION
+
+    if settings.get("code_tokens_version") == CODE_TOKENS_VERSION:
+        return 0
+    return int(con.execute(sqlfiles.load("code_documents_count")).fetchall()[0][0])
