@@ -71,8 +71,11 @@ def content_hash(data: bytes) -> str:
 def decode_bytes(data: bytes) -> tuple[str, str] | None:
     """Decode bytes as text: (text, encoding), or None when the bytes look binary.
 
-    UTF-8 (with or without BOM) first; UTF-16/32 when a BOM says so; otherwise Windows-1252
-    (then Latin-1) for legacy text. NUL bytes or many control characters mean binary.
+    UTF-8 (with or without BOM) first; UTF-16/32 when a BOM says so. NUL bytes or many control
+    characters mean binary. Only bytes that are none of these reach the encoding detector
+    (``_detect``): Shift-JIS, GBK, EUC-KR, Windows-1251, ... are read in their own encoding, and
+    Western legacy text as Windows-1252 (Latin-1 when it has bytes Windows-1252 leaves undefined).
+    The same bytes always give the same text and encoding.
     """
     for bom, enc in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
                      (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
@@ -91,10 +94,89 @@ def decode_bytes(data: bytes) -> tuple[str, str] | None:
     controls = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
     if controls > len(sample) * 0.05:
         return None
+    return _detect(data)
+
+
+#: what the detector's answer may never be for bytes that reach it: they are not UTF-8, and
+#: UTF-16/32 without a BOM (and so without NUL bytes) would make any even-length text CJK
+_NOT_DETECTED = frozenset({"ascii", "utf_8", "utf_7", "utf_16", "utf_16_be", "utf_16_le", "utf_32",
+                           "utf_32_be", "utf_32_le"})
+
+
+def _detect(data: bytes) -> tuple[str, str]:
+    """(text, encoding) of legacy text bytes (not UTF-8, no BOM), with charset-normalizer.
+
+    Windows-1252 (Latin-1 when the bytes hold one that Windows-1252 leaves undefined) stays the
+    answer, as before there was a detector, unless the detector reads the bytes as text of
+    another script (Japanese, Chinese, Korean, Cyrillic, Greek, Hebrew, Arabic, Thai, ...) that
+    is strictly less garbled, by its own measure (``chaos``), than the Windows-1252 reading. The
+    detector tells scripts apart well, but between the Latin code pages it guesses (measured: it
+    reads French as cp1250 or ISO-8859-10, German as cp775, French with a stray byte as cp775,
+    Danish as Korean johab, which is more garbled than Windows-1252), so a Latin-script answer is
+    never taken from it. The encoding chosen must decode every byte (the detector samples a large
+    file), else Windows-1252 / Latin-1 is used. The same bytes give the same answer every time:
+    charset-normalizer is deterministic (imported here only, so UTF-8 never pays for it).
+    """
     try:
-        return data.decode("cp1252"), "cp1252"
+        fallback, fallback_text = "cp1252", data.decode("cp1252")
     except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
+        fallback, fallback_text = "latin_1", data.decode("latin-1")
+    as_before = fallback_text, _NAMES.get(fallback, fallback)
+    from charset_normalizer import from_bytes
+
+    sample = _detection_sample(data)
+    try:
+        # every match, best first (not cp_exclusion: it changes the ranking, reading Korean as Thai)
+        matches = [m for m in from_bytes(sample) if m.encoding not in _NOT_DETECTED]
+        if not matches or fallback in matches[0].could_be_from_charset:
+            return as_before
+        best = matches[0]
+        if _mostly_latin(sample.decode(best.encoding)):
+            return as_before
+        same = next((m for m in matches if fallback in m.could_be_from_charset), None)
+        if same is None:  # not among the matches: skipped (a multi-byte encoding fitted) or too garbled
+            same = from_bytes(sample, cp_isolation=[fallback]).best()
+        if same is not None and same.chaos <= best.chaos:
+            return as_before
+        return data.decode(best.encoding), best.encoding
+    except UnicodeDecodeError:  # the encoding found in the sample does not fit the whole file
+        return as_before
+    except Exception:  # pragma: no cover - a detector failure is no reason to skip a file
+        return as_before
+
+
+def _mostly_latin(text: str) -> bool:
+    """Whether most non-ASCII letters of ``text`` (its first 64K characters) are Latin letters."""
+    import unicodedata
+    from collections import Counter
+
+    latin = other = 0
+    for ch, n in Counter(text[:1 << 16]).items():
+        if ch >= "\x80" and ch.isalpha():
+            if unicodedata.name(ch, "").startswith("LATIN"):
+                latin += n
+            else:
+                other += n
+    return latin >= other
+
+
+#: how much of a large file the detector reads (its cost grows with the bytes it is given: a
+#: 50 MB file took 3 s whole); the encoding it finds must still decode the whole file
+_DETECT_BYTES = 1 << 18
+
+
+def _detection_sample(data: bytes) -> bytes:
+    """The first ``_DETECT_BYTES`` of ``data``, cut after a line end or space so that no
+    multi-byte character is split (LF and space are never part of one in Shift-JIS, EUC-*,
+    GBK / GB18030 or Big5); all of ``data`` when it is short or has no such place."""
+    if len(data) <= _DETECT_BYTES:
+        return data
+    cut = max(data.rfind(b"\n", 0, _DETECT_BYTES), data.rfind(b" ", 0, _DETECT_BYTES))
+    return data[:cut + 1] if cut > 0 else data
+
+
+#: encodings recorded under the name winnowdb has always used for them
+_NAMES = {"latin_1": "latin-1"}
 
 
 def read_source(path: Path) -> Union[Source, Skipped]:
