@@ -181,3 +181,119 @@ def test_views_are_listed_once_and_a_stale_definition_is_not_used(tmp_path, cli)
     con.close()
     rows = json.loads(ok(cli("sql", "SELECT a FROM pairs", "--db", db, "-f", "json")).stdout)
     assert rows and rows[0]["a"].endswith("a.txt")
+
+
+# --------------------------------------------------------------------------- the one SQL lexer
+# parameters, bind, with_limit, as_view, for_spark, temporary_views and spark.sql.statements all
+# read SQL through sqlfiles' lexer: a $name, ';' or CREATE VIEW in a string literal, a quoted
+# identifier or a comment (-- to the line end, /* */ nested) is not code.
+
+
+@pytest.mark.parametrize("sql,names", [
+    ("SELECT 1 -- $foo", set()),                                      # in a trailing comment
+    ("SELECT $a -- and $b\nFROM t WHERE x = $c", {"a", "c"}),
+    ("-- $whole_line\nSELECT $a", {"a"}),
+    ("SELECT '$lit' AS s, 'it''s $lit2' AS t, $a", {"a"}),              # in string literals
+    ("SELECT /* $block */ $a", {"a"}),                                # in a block comment
+    ("SELECT /* outer /* $nested */ $still_comment */ $a", {"a"}),    # nested, as DuckDB nests them
+    ("SELECT /* a\n -- $x\n $y */ $a", {"a"}),                        # over several lines
+    ('SELECT "$quoted" FROM t WHERE `$spark` = $a', {"a"}),           # in quoted identifiers
+    ("SELECT $$ $dollar $$ AS s, $tag$ $x $tag$ AS t, $a", {"a"}),     # dollar-quoted strings
+    ("SELECT a$b, $1 FROM t WHERE c = $a_2", {"a_2"}),                # a$b is a name; $1 positional
+    ("SELECT '--' || $a || '/*' AS s", {"a"}),                        # comment markers in a string
+    ("SELECT 1 -- ' unbalanced quote in a comment\n, $a", {"a"}),
+    ("SELECT 'unterminated $x", set()),
+])
+def test_parameters_are_only_those_in_code(sql, names):
+    assert sqlfiles.parameters(sql) == names
+
+
+def test_bind_ignores_a_parameter_named_in_a_trailing_comment():
+    import duckdb
+
+    sql = "SELECT 1 AS one -- $foo"
+    assert sqlfiles.bind(sql, {}) == {}
+    assert duckdb.connect().execute(sql, sqlfiles.bind(sql, {"foo": 1})).fetchall() == [(1,)]
+    sql = "SELECT $a AS a, '$b' AS b /* $c */ -- $d"
+    assert sqlfiles.bind(sql, {"a": 1, "b": 2, "c": 3, "d": 4}) == {"a": 1}
+    assert duckdb.connect().execute(sql, sqlfiles.bind(sql, {"a": 1, "b": 2})).fetchall() == [(1, "$b")]
+    with pytest.raises(KeyError, match="'a'"):
+        sqlfiles.bind(sql, {"b": 2})
+
+
+def test_the_lexer_loses_nothing():
+    for path in SQL_FILES:
+        sql = path.read_text(encoding="utf-8")
+        assert "".join(text for _, text in sqlfiles.tokens(sql)) == sql
+    sql = "SELECT 'a;b' -- c\n/* d /* e */ */ \"f\" $g;"
+    assert [kind for kind, _ in sqlfiles.tokens(sql)] == [
+        "code", "string", "code", "comment", "code", "comment", "code", "identifier", "code", "parameter", "semicolon"]
+
+
+@pytest.mark.parametrize("sql,expected", [
+    ("SELECT x FROM t ORDER BY x -- a note; with $p\n", "SELECT x FROM t ORDER BY x\nLIMIT 3"),
+    ("SELECT x FROM t ORDER BY x;  -- the end\n", "SELECT x FROM t ORDER BY x\nLIMIT 3"),
+    ("SELECT x FROM t ORDER BY x /* last */ ;\n", "SELECT x FROM t ORDER BY x\nLIMIT 3"),
+    ("-- header\nSELECT ';' AS x FROM t ORDER BY x;", "SELECT ';' AS x FROM t ORDER BY x\nLIMIT 3"),
+])
+def test_with_limit_drops_comments_and_the_final_semicolon(sql, expected):
+    import duckdb
+
+    assert sqlfiles.with_limit(sql, 3) == expected
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT range AS x FROM range(10)")
+    assert len(con.execute(sqlfiles.with_limit(sql, 3)).fetchall()) == 3
+
+
+def test_as_view_substitutes_parameters_in_code_only(monkeypatch):
+    import duckdb
+
+    sql = ("-- v.sql: a view body\n"
+           "SELECT $a AS a,  -- $b is not used here; nor is $c\n"
+           "       '$a' AS literal /* $a */\n"
+           "FROM range(1)\n")
+    monkeypatch.setattr(sqlfiles, "load", lambda name: sql)
+    body = sqlfiles.as_view("v", {"a": "41 + 1"})
+    assert body == "SELECT (41 + 1) AS a,\n       '$a' AS literal\nFROM range(1)\n"
+    con = duckdb.connect()
+    con.execute(f"CREATE VIEW v AS {body}")
+    assert con.execute("SELECT * FROM v").fetchall() == [(42, "$a")]
+
+
+def test_as_view_keeps_the_pairs_view_free_of_comments():
+    body = sqlfiles.as_view("pairs", {"max_df": "NULL", "min_shared": "1", "new_label": "NULL"})
+    assert "--" not in body and "/*" not in body and "$" not in body
+
+
+def test_temporary_views_rewrites_code_only():
+    sql = ("CREATE OR REPLACE VIEW a AS SELECT 'CREATE VIEW x' AS s; -- CREATE VIEW in a comment\n"
+           "create view b as select \"CREATE VIEW\" from t")
+    assert sqlfiles.temporary_views(sql) == (
+        "CREATE OR REPLACE TEMP VIEW a AS SELECT 'CREATE VIEW x' AS s; -- CREATE VIEW in a comment\n"
+        "CREATE TEMP VIEW b as select \"CREATE VIEW\" from t")
+
+
+def test_for_spark_drops_block_comments_and_rewrites_around_them():
+    sql = "SELECT $a /* $b; 'quote */ AS x, ';' AS y FROM t WHERE z = /* c */ $c -- $d\n"
+    assert sqlfiles.for_spark(sql) == "SELECT :a  AS x, ';' AS y FROM t WHERE z =  :c\n"
+
+
+@pytest.mark.parametrize("sql,statements", [
+    ("SELECT ';' AS x; SELECT 2;\n", ["SELECT ';' AS x", "SELECT 2"]),
+    ("SELECT 1 -- a comment; not a statement\n; SELECT 2", ["SELECT 1", "SELECT 2"]),
+    ("/* ; */ SELECT 1; /* ; */", ["SELECT 1"]),
+    ('SELECT "a;b" FROM t; SELECT \'it\'\'s; fine\'', ['SELECT "a;b" FROM t', "SELECT 'it''s; fine'"]),
+    ("SELECT '-- not a comment; still a string' AS s; SELECT $p", ["SELECT '-- not a comment; still a string' AS s",
+                                                                  "SELECT :p"]),
+    ("CREATE VIEW v AS SELECT 1; -- done", ["CREATE TEMP VIEW v AS SELECT 1"]),
+])
+def test_spark_statements_split_at_semicolons_in_code_only(sql, statements):
+    from winnowdb.spark.sql import statements as split
+
+    assert split(sql) == statements
+
+
+def test_split_statements_keeps_comments_inside_and_drops_comment_only_statements():
+    sql = "-- header; with a semicolon\nSELECT 1 /* ; */ AS one;\n/* nothing; here */;\nSELECT 'a;' AS two -- end;"
+    assert sqlfiles.split_statements(sql) == ["-- header; with a semicolon\nSELECT 1 /* ; */ AS one",
+                                              "SELECT 'a;' AS two -- end;"]

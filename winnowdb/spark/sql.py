@@ -19,18 +19,9 @@ __all__ = ["statements", "register_export", "create_views", "cache_views", "run"
 
 
 def statements(sql: str) -> list[str]:
-    """The statements of a SQL file, split at semicolons outside string literals."""
-    out, current, quoted = [], [], False
-    for ch in sqlfiles.for_spark(sql):
-        if ch == "'":
-            quoted = not quoted
-        if ch == ";" and not quoted:
-            out.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-    out.append("".join(current))
-    return [s.strip() for s in out if s.strip()]
+    """The statements of a SQL file in Spark's form (``sqlfiles.for_spark``), split at the
+    semicolons in code (not in string literals, quoted identifiers or comments)."""
+    return sqlfiles.split_statements(sqlfiles.for_spark(sql))
 
 
 def _uri(directory: str | os.PathLike, *parts: str) -> str:
