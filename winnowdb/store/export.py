@@ -54,7 +54,11 @@ def bucket_sql(buckets: int, column: str = "hash") -> str:
 
 
 def _lit(path: str | os.PathLike) -> str:
-    """A path as a SQL string literal (COPY targets and read_parquet globs cannot be bound)."""
+    """A path as a SQL string literal, for the one place a path cannot be a bound parameter: the
+    body of a CREATE VIEW (DuckDB: "Unexpected prepared parameter. This type of statement can't
+    be prepared!"; a view is stored as text and run later, with no parameters to bind). COPY ...
+    TO ? and read_parquet(?) in queries, CREATE TABLE ... AS and INSERT ... SELECT are bound
+    (verified on DuckDB 2.0.1, tests/store/test_export_paths.py)."""
     return "'" + str(path).replace("'", "''") + "'"
 
 
@@ -146,14 +150,15 @@ def export_parquet(con, out_dir: str | os.PathLike, *, buckets: int = DEFAULT_BU
         if table == "fingerprints":
             cols = ", ".join(FINGERPRINT_COLUMNS)
             con.execute(
-                f"COPY (SELECT {cols}, {bucket_sql(buckets)} AS bucket FROM fingerprints) TO {_lit(target)} "
-                f"(FORMAT parquet, PARTITION_BY (bucket), OVERWRITE_OR_IGNORE, FILENAME_PATTERN 'part-{{i}}')")
+                f"COPY (SELECT {cols}, {bucket_sql(buckets)} AS bucket FROM fingerprints) TO ? "
+                f"(FORMAT parquet, PARTITION_BY (bucket), OVERWRITE_OR_IGNORE, FILENAME_PATTERN 'part-{{i}}')",
+                [str(target)])
             if not any(target.rglob("*.parquet")):  # an empty table still gets a schema
                 (target / "bucket=0").mkdir()
-                con.execute(f"COPY (SELECT {cols} FROM fingerprints LIMIT 0) TO "
-                            f"{_lit(target / 'bucket=0' / 'part-0.parquet')} (FORMAT parquet)")
+                con.execute(f"COPY (SELECT {cols} FROM fingerprints LIMIT 0) TO ? (FORMAT parquet)",
+                            [str(target / "bucket=0" / "part-0.parquet")])
         else:
-            con.execute(f"COPY (SELECT * FROM {quoted}) TO {_lit(target / 'part-0.parquet')} (FORMAT parquet)")
+            con.execute(f"COPY (SELECT * FROM {quoted}) TO ? (FORMAT parquet)", [str(target / "part-0.parquet")])
         rows[table] = int(con.execute(f"SELECT COUNT(*) FROM {quoted}").fetchall()[0][0])
     settings = dict(con.execute(sqlfiles.load("settings_all")).fetchall())
     return write_manifest(out, settings, buckets, rows, "winnowdb export (DuckDB)")
@@ -172,7 +177,7 @@ def duckdb_views(con, directory: str | os.PathLike, *, create_views: bool = True
     names = exported_tables(directory)
     for name in names:
         cols = ", ".join(FINGERPRINT_COLUMNS) if name == "fingerprints" else "*"
-        con.execute(f'CREATE OR REPLACE VIEW "{name}" AS SELECT {cols} FROM '
+        con.execute(f'CREATE OR REPLACE VIEW "{name}" AS SELECT {cols} FROM '  # a view: _lit, not bound
                     f"read_parquet({_lit(table_glob(directory, name))}, hive_partitioning = false)")
     if create_views:
         con.execute(sqlfiles.index_views())
@@ -206,11 +211,11 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
         counts = {}
         for name in names:
             cols = ", ".join(FINGERPRINT_COLUMNS) if name == "fingerprints" else "*"
-            src = f"SELECT {cols} FROM read_parquet({_lit(table_glob(directory, name))}, hive_partitioning = false)"
+            src = f"SELECT {cols} FROM read_parquet(?, hive_partitioning = false)"
             if name in existing:
-                con.execute(f'INSERT INTO "{name}" BY NAME {src}')
+                con.execute(f'INSERT INTO "{name}" BY NAME {src}', [table_glob(directory, name)])
             else:
-                con.execute(f'CREATE TABLE "{name}" AS {src}')
+                con.execute(f'CREATE TABLE "{name}" AS {src}', [table_glob(directory, name)])
             counts[name] = int(con.execute(f'SELECT COUNT(*) FROM "{name}"').fetchall()[0][0])
         if "document_texts" not in names:
             import numpy as np
@@ -258,9 +263,9 @@ def import_pairs(con, pairs_dir: str | os.PathLike, *, table: str = "spark_pairs
     files = sorted(Path(pairs_dir).glob("*.parquet"))
     if not files:
         raise WinnowError(f"{pairs_dir}: no Parquet files (expected the OUT of `winnowdb spark pairs`)")
-    glob = _lit(Path(pairs_dir) / "*.parquet")
-    con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT * FROM read_parquet({glob}) "
-                "ORDER BY GREATEST(containment_a, containment_b) DESC, shared DESC, a, b")
+    con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT * FROM read_parquet(?) "
+                "ORDER BY GREATEST(containment_a, containment_b) DESC, shared DESC, a, b",
+                [str(Path(pairs_dir) / "*.parquet")])
     return int(con.execute(f"SELECT COUNT(*) FROM {table}").fetchall()[0][0])
 
 

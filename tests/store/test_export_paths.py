@@ -1,0 +1,102 @@
+"""Export and import paths reach DuckDB as bound parameters (COPY ... TO ?, read_parquet(?)),
+spelled into the SQL only where DuckDB cannot bind them (a CREATE VIEW), and odd folder names
+(quotes, $, spaces) work either way."""
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+import winnowdb
+from winnowdb.store import export
+
+#: a folder name that is SQL-hostile in every way a path can be without glob characters
+ODD = "it's a \"folder\" -- $p; /* x */"
+
+
+class Recording:
+    """A DuckDB connection that notes every statement executed on it (and its parameters)."""
+
+    def __init__(self, con):
+        self._con = con
+        self.statements: list[tuple[str, object]] = []
+
+    def execute(self, sql, params=None):
+        self.statements.append((sql, params))
+        return self._con.execute(sql) if params is None else self._con.execute(sql, params)
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+
+def _spelled(statements, path) -> list[str]:
+    """The statements whose SQL text holds ``path`` (rather than a parameter), as it is or as a
+    string literal spells it."""
+    forms = (str(path), str(path).replace("'", "''"))
+    return [sql for sql, _ in statements if any(form in sql for form in forms)]
+
+
+@pytest.fixture
+def exported(index_db, tmp_path):
+    out = tmp_path / ODD / "export"
+    with winnowdb.open(index_db, read_only=True) as idx:
+        rec = Recording(idx.store.connection)
+        manifest = export.export_parquet(rec, out, buckets=3, texts=True)
+    return out, manifest, rec.statements
+
+
+def test_export_binds_its_target_paths(exported):
+    out, manifest, statements = exported
+    copies = [(sql, params) for sql, params in statements if sql.lstrip().startswith("COPY")]
+    assert len(copies) == len(manifest["tables"])
+    assert all("TO ?" in sql or "TO $" in sql for sql, _ in copies)
+    assert _spelled(statements, out) == [] and _spelled(statements, ODD) == []
+    assert {p.name for p in (out / "fingerprints").iterdir()} == {"bucket=0", "bucket=1", "bucket=2"}
+
+
+def test_import_binds_its_source_paths_and_keeps_the_index(exported, index_db, tmp_path, monkeypatch):
+    out, manifest, _ = exported
+    made = []
+    real_connect = duckdb.connect
+
+    def connect(*args, **kwargs):
+        made.append(Recording(real_connect(*args, **kwargs)))
+        return made[-1]
+
+    monkeypatch.setattr(duckdb, "connect", connect)
+    db = tmp_path / ODD / "imported.duckdb"
+    counts = export.import_parquet(out, db)
+    monkeypatch.setattr(duckdb, "connect", real_connect)
+    statements = [s for rec in made for s in rec.statements]
+    assert any("read_parquet(?" in sql or "read_parquet($" in sql for sql, _ in statements)
+    assert _spelled(statements, out) == []
+    assert counts["fingerprints"] == manifest["tables"]["fingerprints"]["rows"]
+    query = "SELECT path, encoding, content_hash FROM documents ORDER BY path"
+    with winnowdb.open(db, read_only=True) as new, winnowdb.open(index_db, read_only=True) as old:
+        assert new.sql(query) == old.sql(query)
+        assert new.pairs(top=0) == old.pairs(top=0)
+
+
+def test_views_over_an_export_spell_the_path_only_in_create_view(exported, index_db):
+    """A view cannot take a bound parameter (DuckDB: "Unexpected prepared parameter"), so its
+    read_parquet path is a quoted literal; the views answer as the index does."""
+    out, _, _ = exported
+    rec = Recording(duckdb.connect())
+    names = export.duckdb_views(rec, out)
+    spelled = _spelled(rec.statements, out)
+    assert spelled and all(sql.startswith("CREATE OR REPLACE VIEW") for sql in spelled)
+    assert len(spelled) == len(names)
+    with winnowdb.open(index_db, read_only=True) as idx:
+        assert rec.execute("SELECT a, b, shared FROM pairs ORDER BY a, b").fetchall() == \
+            sorted((p["a"], p["b"], p["shared"]) for p in idx.pairs(top=0))
+
+
+def test_import_pairs_binds_its_source_path(index_db, tmp_path):
+    pairs_dir = tmp_path / ODD / "pairs"
+    pairs_dir.mkdir(parents=True)
+    with winnowdb.open(index_db, read_only=True) as idx:
+        idx.store.connection.execute("COPY (SELECT * FROM pairs) TO ? (FORMAT parquet)",
+                                     [str(pairs_dir / "part-0.parquet")])
+        expected = idx.sql("SELECT COUNT(*) FROM pairs")[1][0][0]
+    con = Recording(duckdb.connect())
+    assert export.import_pairs(con, pairs_dir) == expected > 0
+    assert _spelled(con.statements, pairs_dir) == []
