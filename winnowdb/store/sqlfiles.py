@@ -25,12 +25,18 @@ DUCKDB_ONLY = "-- DuckDB only:"
 
 
 def sql_dir() -> Path:
-    """The folder of SQL files: inside the installed package (the wheel ships the source tree's
-    ``sql/`` as ``winnowdb/sql``), or the source tree's ``sql/``."""
-    package = Path(__file__).resolve().parents[1]
-    for candidate in (package / "sql", package.parent / "sql"):
-        if candidate.is_dir():
-            return candidate
+    """The folder of SQL files: ``winnowdb/sql`` in the installed package, found through
+    importlib.resources (the wheel ships the source tree's top-level ``sql/`` there; a Path for a
+    package installed as files, a Traversable for one imported from an archive), else the
+    source tree's top-level ``sql/`` (a checkout or an editable install)."""
+    from importlib.resources import files
+
+    packaged = files(__name__.split(".")[0]) / "sql"
+    if packaged.is_dir():
+        return packaged
+    source = Path(__file__).resolve().parents[2] / "sql"
+    if source.is_dir():
+        return source
     raise FileNotFoundError("winnowdb's sql/ folder is missing from the installation")
 
 
