@@ -7,8 +7,9 @@ SELECT doc, path,
                  CASE WHEN bytes < 0 THEN 'bytes ' || bytes END,
                  CASE WHEN chars < 0 THEN 'chars ' || chars END,
                  CASE WHEN units < 0 THEN 'units ' || units END,
-                 CASE WHEN fingerprints < 0 THEN 'fingerprints ' || fingerprints END) AS problem
+                 CASE WHEN fingerprints < 0 THEN 'fingerprints ' || fingerprints END,
+                 CASE WHEN hashes < 0 OR hashes > fingerprints THEN 'hashes ' || hashes END) AS problem
 FROM documents
 WHERE kind NOT IN ('document', 'boilerplate')
-   OR bytes < 0 OR chars < 0 OR units < 0 OR fingerprints < 0
+   OR bytes < 0 OR chars < 0 OR units < 0 OR fingerprints < 0 OR hashes < 0 OR hashes > fingerprints
 ORDER BY doc

@@ -1,56 +1,36 @@
 -- common_fingerprints.sql: the most widespread fingerprints, with one place each occurs.
 -- What `stats` shows, so a user can spot common material they have not declared as boilerplate.
+-- The kept document frequencies (shared_hashes) give the candidates: every shared hash at least
+-- as frequent as the $limit_rows-th most frequent one; their occurrences (rows) break ties and
+-- come with an example (read from the few row groups holding them: rows are stored ordered by
+-- hash). An index with fewer shared hashes than $limit_rows uses common_fingerprints_counted.sql.
 -- Parameters: $limit_rows (BIGINT). Columns: hash, df (submissions containing it, as pairs.sql
 -- counts it), occurrences (rows), example_doc, example_start, example_end (an occurrence's span
 -- in the example document, for showing its text).
--- Counting distinct submissions for every hash is the costly part, so it is done only for the
--- hashes that can be in the answer: a hash's df is at most its occurrences, and the answer's
--- smallest df is at least the smallest df among the $limit_rows hashes with the most occurrences,
--- so hashes with fewer occurrences than that are never counted (the answer stays exact). The
--- $limit_rows most common hashes are chosen first; only they are looked up again for an example.
-WITH subs AS (  -- submissions keyed by an integer (their smallest doc id): cheaper to count
-    SELECT doc, MIN(doc) OVER (PARTITION BY submission) AS sub
-    FROM documents
-    WHERE kind = 'document'
-),
-occ AS (
-    SELECT f.hash, COUNT(*) AS occurrences
-    FROM fingerprints f
-    JOIN subs s ON s.doc = f.doc
-    GROUP BY f.hash
-),
-probe AS (
-    SELECT hash FROM occ ORDER BY occurrences DESC, hash LIMIT $limit_rows
-),
-probe_df AS (
-    SELECT f.hash, COUNT(DISTINCT s.sub) AS df
-    FROM fingerprints f
-    JOIN subs s ON s.doc = f.doc
-    JOIN probe p ON p.hash = f.hash
-    GROUP BY f.hash
-),
-lowest AS (  -- 0 when there are fewer hashes than $limit_rows: then every hash is examined
-    SELECT CASE WHEN COUNT(*) < $limit_rows THEN 0 ELSE MIN(df) END AS df FROM probe_df
+WITH lowest AS (
+    SELECT MIN(df) AS df FROM (SELECT df FROM shared_hashes ORDER BY df DESC LIMIT $limit_rows) AS t
 ),
 candidates AS (
-    SELECT o.hash FROM occ o CROSS JOIN lowest l WHERE o.occurrences >= l.df
+    SELECT s.hash, s.df FROM shared_hashes s CROSS JOIN lowest l WHERE s.df >= l.df
 ),
 counts AS (
-    SELECT f.hash, COUNT(DISTINCT s.sub) AS df, COUNT(*) AS occurrences, MIN(f.doc) AS example_doc
+    SELECT f.hash, COUNT(*) AS occurrences, MIN(f.doc) AS example_doc
     FROM fingerprints f
-    JOIN subs s ON s.doc = f.doc
-    JOIN candidates c ON c.hash = f.hash
+    JOIN documents d ON d.doc = f.doc
+    WHERE f.hash IN (SELECT hash FROM candidates) AND d.kind = 'document'
     GROUP BY f.hash
 ),
 most_common AS (
-    SELECT hash, df, occurrences, example_doc
-    FROM counts
-    ORDER BY df DESC, occurrences DESC, hash
+    SELECT c.hash, c.df, n.occurrences, n.example_doc
+    FROM candidates c
+    JOIN counts n ON n.hash = c.hash
+    ORDER BY c.df DESC, n.occurrences DESC, c.hash
     LIMIT $limit_rows
 )
 SELECT c.hash, c.df, c.occurrences, c.example_doc,
        MIN(f.start_offset) AS example_start, MIN(f.end_offset) AS example_end
 FROM most_common c
 JOIN fingerprints f ON f.hash = c.hash AND f.doc = c.example_doc
+WHERE f.hash IN (SELECT hash FROM most_common)
 GROUP BY c.hash, c.df, c.occurrences, c.example_doc
 ORDER BY c.df DESC, c.occurrences DESC, c.hash

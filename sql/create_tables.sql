@@ -1,24 +1,41 @@
--- create_tables.sql: the tables of a winnowdb index (schema version 1).
+-- create_tables.sql: the tables of a winnowdb index (schema version 2).
 -- Run once when an index is created. Everything a report needs lives here, so an index keeps
 -- working after the original files moved or were deleted.
 --
---   settings        key/value: k, w, normalizer, hash_version, schema_version, created_at, ...
---   documents       one row per indexed file (doc is the id used everywhere): its path, the
---                   submission it belongs to (its own path unless `add --submission-depth`),
---                   label (e.g. a year, for archive mode), kind ('document' or 'boilerplate'),
---                   content_hash (raw bytes) and normalized_hash (normalized text) for exact and
---                   lexical duplicates, sizes, fingerprint count, and a 64-bit simhash
---   document_texts  the decoded original text of each document (for reports and passages)
---   fingerprints    one row per winnowed fingerprint: hash (signed 64-bit), doc, pos (index of
---                   the k-gram in the normalized text), start_offset/end_offset (the k-gram's
---                   span in the original text, in characters, end exclusive)
+--   settings           key/value: how the index fingerprints (k, w, normalizer, hash_version,
+--                      ...), fixed when it is created; what a user may rely on
+--   meta               key/value: winnowdb's own bookkeeping (views digest, highest removed id,
+--                      counters, the last document whose fingerprints are stored); may change
+--                      between versions
+--   documents          one row per indexed file (doc is the id used everywhere): its path, the
+--                      submission it belongs to (its own path unless `add --submission-depth`)
+--                      and that submission's id (sub), label (e.g. a year, for archive mode),
+--                      kind ('document' or 'boilerplate'), content_hash (raw bytes) and
+--                      normalized_hash (normalized text) for exact and lexical duplicates, sizes,
+--                      fingerprint rows and distinct fingerprint hashes, and a 64-bit simhash
+--   documents_pending  documents an add has read and committed but whose fingerprints are not
+--                      stored yet (an add moves them into documents at its end, with their
+--                      fingerprints; one it did not finish leaves them here, and the next write
+--                      fingerprints them again from their stored texts); read by nothing else
+--   document_texts     the decoded original text of each document (for reports and passages)
+--   fingerprints       one row per selected fingerprint: hash (signed 64-bit), doc, pos (index of
+--                      the k-gram in the normalized text), start_offset/end_offset (the k-gram's
+--                      span in the original text, in characters, end exclusive). Each add writes
+--                      its rows ordered by hash, so looking a hash up reads few row groups.
+--   shared_hashes      every hash found in two or more submissions, with df: how many (the
+--                      document frequency pairs count; kept up to date by add and remove)
+--   boilerplate_hashes every hash of a document added with --boilerplate (once each)
 CREATE TABLE settings (
-    key VARCHAR NOT NULL,
+    key VARCHAR NOT NULL PRIMARY KEY,
+    value VARCHAR NOT NULL
+);
+CREATE TABLE meta (
+    key VARCHAR NOT NULL PRIMARY KEY,
     value VARCHAR NOT NULL
 );
 CREATE TABLE documents (
-    doc INTEGER NOT NULL,
-    path VARCHAR NOT NULL,
+    doc INTEGER NOT NULL PRIMARY KEY,
+    path VARCHAR NOT NULL UNIQUE,
     submission VARCHAR NOT NULL,
     label VARCHAR,
     kind VARCHAR NOT NULL,
@@ -31,10 +48,32 @@ CREATE TABLE documents (
     units BIGINT NOT NULL,
     fingerprints BIGINT NOT NULL,
     simhash BIGINT NOT NULL,
-    added_at TIMESTAMP NOT NULL
+    added_at TIMESTAMP NOT NULL,
+    sub INTEGER NOT NULL,
+    hashes BIGINT NOT NULL
+);
+CREATE TABLE documents_pending (
+    doc INTEGER NOT NULL PRIMARY KEY,
+    path VARCHAR NOT NULL UNIQUE,
+    submission VARCHAR NOT NULL,
+    label VARCHAR,
+    kind VARCHAR NOT NULL,
+    normalizer VARCHAR NOT NULL,
+    content_hash VARCHAR NOT NULL,
+    normalized_hash VARCHAR NOT NULL,
+    encoding VARCHAR NOT NULL,
+    bytes BIGINT NOT NULL,
+    chars BIGINT NOT NULL,
+    units BIGINT NOT NULL,
+    fingerprints BIGINT NOT NULL,
+    simhash BIGINT NOT NULL,
+    added_at TIMESTAMP NOT NULL,
+    sub INTEGER NOT NULL,
+    hashes BIGINT NOT NULL,
+    replaces INTEGER
 );
 CREATE TABLE document_texts (
-    doc INTEGER NOT NULL,
+    doc INTEGER NOT NULL PRIMARY KEY,
     text VARCHAR NOT NULL
 );
 CREATE TABLE fingerprints (
@@ -43,4 +82,11 @@ CREATE TABLE fingerprints (
     pos INTEGER NOT NULL,
     start_offset INTEGER NOT NULL,
     end_offset INTEGER NOT NULL
+);
+CREATE TABLE shared_hashes (
+    hash BIGINT NOT NULL,
+    df INTEGER NOT NULL
+);
+CREATE TABLE boilerplate_hashes (
+    hash BIGINT NOT NULL
 );

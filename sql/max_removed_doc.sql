@@ -2,4 +2,4 @@
 -- given again (next_doc_id.sql).
 -- DuckDB only: the DuckDB index's bookkeeping.
 -- Columns: doc.
-SELECT MAX(TRY_CAST(value AS BIGINT)) AS doc FROM settings WHERE key = 'max_removed_doc'
+SELECT MAX(TRY_CAST(value AS BIGINT)) AS doc FROM meta WHERE key = 'max_removed_doc'

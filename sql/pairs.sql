@@ -1,75 +1,69 @@
 -- pairs.sql: all-vs-all copying, MOSS-style: Broder's <ID, ID, count> pair counting.
 -- Which submissions share fingerprints, how many, and how much of each is found in the other?
--- Counting runs on distinct (hash, submission) rows after the exclusions, so a hash repeated
--- inside one document is counted once and the self-join stays small. Submissions are keyed by
--- an integer (the smallest doc id among their documents) while counting; names are joined last.
+-- Only hashes found in two or more submissions can be shared: shared_hashes lists them with their
+-- document frequency (df), kept up to date by add and remove, so one scan of the fingerprints
+-- marks the rows that matter (a shared or a boilerplate hash) and everything else counts in the
+-- sizes only. Counting runs on distinct (hash, submission) rows, so a hash repeated inside a
+-- document counts once; submissions are their integer ids (documents.sub) while counting, and
+-- names are joined last.
 -- Exclusions: hashes of boilerplate documents never count (MOSS -b); hashes in more than
 -- $max_df submissions are common material and ignored (MOSS -m, Broder's very common shingles),
--- both in the shared counts and in each submission's size.
--- Parameters: $max_df (BIGINT, or NULL for the default: the rule of the default_max_df view,
--- computed here from the same counts), $min_shared (BIGINT), $new_label (VARCHAR or NULL: when set, only
--- pairs with at least one side labelled $new_label; archive mode never compares old with old;
--- a submission is new when any of its files carries $new_label).
--- MATERIALIZED (a planning hint; dropped for Spark): DuckDB 2.0.1 otherwise joined the
--- submissions' names onto the self-join's output (10M rows on a 1,000-document corpus: 2.3 s and
--- 1.2 GB instead of 1.1 s and 0.6 GB), and joined names and sizes to every pair separately.
+-- both in the shared counts and in each submission's size. The default cap (the default_max_df
+-- view) keeps the self-join under 10 million rows.
+-- A submission's size is its distinct hashes (documents.hashes; counted over its rows when it
+-- has several documents, which may share hashes) less its excluded ones.
+-- Parameters: $max_df (BIGINT, or NULL for the default: the default_max_df view), $min_shared
+-- (BIGINT), $new_label (VARCHAR or NULL: when set, only pairs with at least one side labelled
+-- $new_label; archive mode never compares old with old; a submission is new when any of its files
+-- carries $new_label).
+-- MATERIALIZED (a planning hint; dropped for Spark): compute these CTEs once, before the joins
+-- that use them (DuckDB 2.0.1 otherwise joined the names onto the self-join's output).
 -- Columns: a, b (submission names; a < b), shared, fingerprints_a, fingerprints_b,
 -- containment_a (shared / fingerprints_a), containment_b, resemblance (shared / union).
-WITH subs AS (
-    SELECT doc, kind, label, submission, MIN(doc) OVER (PARTITION BY submission) AS sub
+WITH cap AS (
+    SELECT COALESCE($max_df, (SELECT max_df FROM default_max_df)) AS max_df
+),
+subs AS MATERIALIZED (  -- one row per submission; new (archive mode) when any of its files is labelled $new_label
+    SELECT sub, MIN(submission) AS submission, COALESCE(BOOL_OR(label = $new_label), FALSE) AS is_new,
+           COUNT(*) AS docs, SUM(hashes) AS hashes
     FROM documents
+    WHERE kind = 'document'
+    GROUP BY sub
 ),
-names AS (  -- one row per submission; new (archive mode) when any of its files is labelled $new_label
-    SELECT sub, MIN(submission) AS submission, COALESCE(BOOL_OR(label = $new_label), FALSE) AS is_new
-    FROM subs WHERE kind = 'document' GROUP BY sub
-),
-boilerplate AS (
-    SELECT DISTINCT f.hash
+several AS (  -- submissions of several documents: their distinct hashes counted over their rows
+    SELECT d.sub, COUNT(DISTINCT f.hash) AS hashes
     FROM fingerprints f
-    JOIN subs s ON s.doc = f.doc
-    WHERE s.kind = 'boilerplate'
+    JOIN documents d ON d.doc = f.doc
+    WHERE d.kind = 'document' AND d.sub IN (SELECT sub FROM subs WHERE docs > 1)
+    GROUP BY d.sub
 ),
-fp AS (
-    SELECT DISTINCT f.hash, s.sub
+marked AS MATERIALIZED (  -- distinct (hash, submission) rows whose hash is shared or boilerplate
+    SELECT DISTINCT f.hash, d.sub, COALESCE(s.df, 1) AS df, b.hash IS NOT NULL AS boilerplate
     FROM fingerprints f
-    JOIN subs s ON s.doc = f.doc
-    WHERE s.kind = 'document'
+    JOIN documents d ON d.doc = f.doc
+    LEFT JOIN shared_hashes s ON s.hash = f.hash
+    LEFT JOIN boilerplate_hashes b ON b.hash = f.hash
+    WHERE d.kind = 'document' AND (s.hash IS NOT NULL OR b.hash IS NOT NULL)
 ),
-df AS (
-    SELECT hash, COUNT(*) AS df FROM fp GROUP BY hash
-),
-hist AS (
-    SELECT df, COUNT(*) AS hashes FROM df WHERE df >= 2 GROUP BY df
-),
-cost AS (
-    SELECT df, SUM(CAST(hashes AS DOUBLE) * df * (df - 1) / 2)
-               OVER (ORDER BY df ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS join_rows
-    FROM hist
-),
-cap AS (
-    SELECT COALESCE($max_df, CASE
-               WHEN (SELECT COUNT(*) FROM cost WHERE join_rows > 20000000) = 0
-                   THEN LEAST(1000, GREATEST(10, CAST(FLOOR((SELECT COUNT(*) FROM names) / 4.0) AS BIGINT)))
-               ELSE LEAST(1000, GREATEST(10, CAST(FLOOR((SELECT COUNT(*) FROM names) / 4.0) AS BIGINT)),
-                          GREATEST(10, COALESCE((SELECT MAX(df) FROM cost WHERE join_rows <= 20000000), 10)))
-           END) AS max_df
-),
-usable AS (
-    SELECT fp.hash, fp.sub, df.df
-    FROM fp
-    JOIN df ON df.hash = fp.hash
+excluded AS (
+    SELECT m.sub, COUNT(*) AS n
+    FROM marked m
     CROSS JOIN cap
-    LEFT JOIN boilerplate b ON b.hash = fp.hash
-    WHERE b.hash IS NULL AND df.df <= cap.max_df
+    WHERE m.boilerplate OR m.df > cap.max_df
+    GROUP BY m.sub
 ),
-sizes AS (
-    SELECT sub, COUNT(*) AS n FROM usable GROUP BY sub
+subinfo AS MATERIALIZED (  -- one row per submission: its name, whether new, its size after the exclusions
+    SELECT s.sub, s.submission, s.is_new, COALESCE(v.hashes, s.hashes) - COALESCE(e.n, 0) AS n
+    FROM subs s
+    LEFT JOIN several v ON v.sub = s.sub
+    LEFT JOIN excluded e ON e.sub = s.sub
 ),
 joinable AS MATERIALIZED (
-    SELECT u.hash, u.sub, n.is_new
-    FROM usable u
-    JOIN names n ON n.sub = u.sub
-    WHERE u.df >= 2
+    SELECT m.hash, m.sub, i.is_new
+    FROM marked m
+    JOIN subinfo i ON i.sub = m.sub
+    CROSS JOIN cap
+    WHERE NOT m.boilerplate AND m.df >= 2 AND m.df <= cap.max_df
 ),
 counted AS (
     SELECT x.sub AS sa, y.sub AS sb, COUNT(*) AS shared
@@ -78,11 +72,6 @@ counted AS (
     WHERE $new_label IS NULL OR x.is_new OR y.is_new
     GROUP BY x.sub, y.sub
     HAVING COUNT(*) >= $min_shared
-),
-subinfo AS MATERIALIZED (  -- one row per submission: its name and size, joined to each pair side
-    SELECT n.sub, n.submission, z.n
-    FROM names n
-    JOIN sizes z ON z.sub = n.sub
 ),
 named AS (
     SELECT CASE WHEN ia.submission < ib.submission THEN ia.submission ELSE ib.submission END AS a,

@@ -79,27 +79,17 @@ class Index:
         ``language`` makes every file of this add code in that language (any Pygments name or
         alias; default: code files by extension, everything else text).
         ``jobs`` processes fingerprint files (default: one per CPU; 1 = in this process only).
-        ``on_finish(fingerprints)`` is called before the default --max-df of a large index is
-        computed and remembered (``store.max_df``: seconds on tens of millions of
-        fingerprints); the summary's ``seconds`` include that work.
+        ``on_finish(fingerprints)`` is called when every file is read and the fingerprints are
+        being stored (ordered by hash, with the statistics brought up to date: a few seconds on
+        tens of millions of fingerprints).
         """
-        import time
-
         from .ingest.pipeline import add_paths
-        from .store.interrupts import interrupts_ignored
-        from .store.max_df import remember as remember_max_df
 
         language = self.reader.language(language)
         self._code_tokens_version_if_no_code()
-        summary = add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
-                            submission_depth=submission_depth, language=language, on_start=on_start,
-                            on_file=on_file, jobs=jobs)
-        if summary.saved and not summary.interrupted:
-            t0 = time.perf_counter()
-            with interrupts_ignored():  # everything is committed; this only saves later commands work
-                remember_max_df(self.store, on_compute=on_finish)
-            summary.seconds += time.perf_counter() - t0
-        return summary
+        return add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
+                         submission_depth=submission_depth, language=language, on_start=on_start,
+                         on_file=on_file, on_finish=on_finish, jobs=jobs)
 
     def _code_tokens_version_if_no_code(self) -> None:
         """An index holding no code yet records this winnowdb's code tokenizer before code is

@@ -50,7 +50,8 @@ def insert_documents(idx, simhashes, *, submissions=None, kinds=None) -> list[st
             SELECT doc, path, submission, CAST(NULL AS VARCHAR) AS label, kind, 'text' AS normalizer,
                    path AS content_hash, path AS normalized_hash, 'utf-8' AS encoding,
                    CAST(100 AS BIGINT) AS bytes, CAST(100 AS BIGINT) AS chars, CAST(80 AS BIGINT) AS units,
-                   CAST(10 AS BIGINT) AS fingerprints, simhash, TIMESTAMP '2024-01-01 00:00:00' AS added_at
+                   CAST(10 AS BIGINT) AS fingerprints, simhash, TIMESTAMP '2024-01-01 00:00:00' AS added_at,
+                   MIN(doc) OVER (PARTITION BY submission) AS sub, CAST(10 AS BIGINT) AS hashes
             FROM _synthetic""")
     finally:
         con.unregister("_synthetic")

@@ -1,10 +1,10 @@
 """`winnowdb upgrade` fingerprints code from an older code tokenizer again, from the stored texts.
 
-An index records the code tokenizer version (codetokens.TOKENS_VERSION) its code was tokenized
+An index records the code tokenizer version (settings.CODE_TOKENS_VERSION) its code was tokenized
 with. There is no older tokenizer to run here, so an "old" index is made the way an old one
 differs: the version setting is absent (indexes made before it existed) and every code
 document's stored hashes are not what today's tokenizer gives (each hash is scrambled, as a
-different token stream would scramble it). Text documents are left as they are.
+different token stream would scramble it, and the kept document frequencies follow them). Text documents are left as they are.
 """
 from __future__ import annotations
 
@@ -32,6 +32,11 @@ def _age(db: Path) -> None:
         con.execute("DELETE FROM settings WHERE key = 'code_tokens_version'")
         con.execute("UPDATE fingerprints SET hash = xor(hash, 6148914691236517205) WHERE doc IN "
                     "(SELECT doc FROM documents WHERE normalizer LIKE 'code:%')")
+        # The old tokenizer's index kept its document frequencies for its own hashes.
+        con.execute("DELETE FROM shared_hashes")
+        con.execute("INSERT INTO shared_hashes SELECT f.hash, COUNT(DISTINCT d.sub) FROM fingerprints f "
+                    "JOIN documents d USING (doc) WHERE d.kind = 'document' GROUP BY f.hash "
+                    "HAVING COUNT(DISTINCT d.sub) >= 2")
     finally:
         con.close()
 

@@ -37,8 +37,8 @@ def _paths(documents) -> list[str]:
     return documents.column("path").to_pylist()
 
 
-def _logged_write_batch(store, documents, texts, fingerprints, replaced):
-    _write_batch(store, documents, texts, fingerprints, replaced)
+def _logged_write_batch(store, documents, texts):
+    _write_batch(store, documents, texts)
     if _LOG:
         with open(_LOG, "a", encoding="utf-8") as fh:
             fh.write("".join(p + "\n" for p in _paths(documents)))
@@ -46,25 +46,8 @@ def _logged_write_batch(store, documents, texts, fingerprints, replaced):
         time.sleep(_PAUSE)
 
 
-_write_streamed = huge.write_streamed
-
-
-def _logged_write_streamed(store, fingerprint_batches, finish, replaced, **kw):
-    paths = []
-
-    def finish_and_remember():
-        documents, texts = finish()
-        paths.extend(_paths(documents))
-        return documents, texts
-
-    _write_streamed(store, fingerprint_batches, finish_and_remember, replaced, **kw)
-    if _LOG:
-        with open(_LOG, "a", encoding="utf-8") as fh:
-            fh.write("".join(p + "\n" for p in paths))
-
-
 batches.write_batch = _logged_write_batch  # the names add's batch writer and huge path call
-huge.write_streamed = _logged_write_streamed
+huge.write_batch = _logged_write_batch
 
 if __name__ == "__main__":
     from winnowdb.cli import main

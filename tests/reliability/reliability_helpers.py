@@ -127,7 +127,7 @@ def _quote(path: Path | str) -> str:
 
 
 DOC_COLUMNS = ("path, submission, label, kind, normalizer, content_hash, normalized_hash, encoding, "
-               "bytes, chars, units, fingerprints, simhash")
+               "bytes, chars, units, fingerprints, simhash, hashes")
 
 
 def content_differences(a: Path, b: Path, *, only_paths_in_a: bool = False) -> dict[str, int]:
@@ -163,11 +163,15 @@ def content_differences(a: Path, b: Path, *, only_paths_in_a: bool = False) -> d
 
 
 def indexed_paths(db: Path) -> set[str]:
+    """The paths an index keeps: its documents, and those a killed add committed whose
+    fingerprints the next add stores (documents_pending: read from their stored texts)."""
     import duckdb
 
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return {r[0] for r in con.execute("SELECT path FROM documents").fetchall()}
+        tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+        pending = " UNION SELECT path FROM documents_pending" if "documents_pending" in tables else ""
+        return {r[0] for r in con.execute("SELECT path FROM documents" + pending).fetchall()}
     finally:
         con.close()
 

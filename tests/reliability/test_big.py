@@ -62,39 +62,35 @@ def test_file_over_the_size_limit_is_skipped(tmp_path):
     assert m.peak_rss_mb < 500  # it was never read
 
 
-def test_huge_document_retries_without_a_memory_cap(tmp_path, monkeypatch):
-    # if the cap on DuckDB's memory is too small for a huge document, it is stored again
-    # without one: same result, nothing half-written
-    import duckdb
-
+def test_rows_spilled_to_disk_store_the_same_index(tmp_path, monkeypatch):
+    # an add holds at most SPILL_ROWS fingerprint rows in memory and writes the rest beside the
+    # index until it stores them: the result is the same index, and the spill folder is removed
     import winnowdb
-    from winnowdb.ingest import huge, segmented
+    from winnowdb.ingest import segmented
+    from winnowdb.store import runs
 
     from .reliability_helpers import content_differences
 
-    text = random_text(np.random.default_rng(5), vocabulary(5), 300_000)
-    (tmp_path / "a.txt").write_text(text)
+    rng = np.random.default_rng(5)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "huge.txt").write_text(random_text(rng, vocabulary(5), 300_000))
+    for i in range(30):
+        (tmp_path / "in" / f"small{i}.txt").write_text(random_text(rng, vocabulary(5), 5_000))
     monkeypatch.setattr(segmented, "HUGE_CHARS", 100_000)
-    attempts = []
-    real = huge.write_streamed
-
-    def recording(store, *a, memory_limit_mb=None, **k):
-        try:
-            real(store, *a, memory_limit_mb=memory_limit_mb, **k)
-            attempts.append((memory_limit_mb, "ok"))
-        except duckdb.OutOfMemoryException:
-            attempts.append((memory_limit_mb, "out of memory"))
-            raise
-
-    monkeypatch.setattr(huge, "write_streamed", recording)
-    monkeypatch.setattr(huge, "memory_cap_mb", lambda size: 1)  # DuckDB cannot work in 1 MB
-    with winnowdb.open(tmp_path / "capped.duckdb") as idx:
-        assert idx.add([tmp_path / "a.txt"]).added == 1
-        limit = idx.store.connection.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
-    assert attempts == [(1, "out of memory"), (None, "ok")]
-    assert limit != "1.0 MiB"  # the cap was lifted again
-    monkeypatch.setattr(huge, "write_streamed", real)
     with winnowdb.open(tmp_path / "plain.duckdb") as idx:
-        idx.add([tmp_path / "a.txt"])
-    assert content_differences(tmp_path / "capped.duckdb", tmp_path / "plain.duckdb") == {
+        assert idx.add([tmp_path / "in"]).added == 31
+    spilled = []
+    finish = runs.FingerprintRun.finish
+
+    def recording(run, **k):
+        spilled.append(run.spilled_rows)
+        return finish(run, **k)
+
+    monkeypatch.setattr(runs, "SPILL_ROWS", 2_000)
+    monkeypatch.setattr(runs.FingerprintRun, "finish", recording)
+    with winnowdb.open(tmp_path / "spilled.duckdb") as idx:
+        assert idx.add([tmp_path / "in"]).added == 31
+    assert spilled and spilled[0] > 10_000  # most rows went through the spill folder
+    assert not list(tmp_path.glob(runs.SPILL_PREFIX + "*"))
+    assert content_differences(tmp_path / "spilled.duckdb", tmp_path / "plain.duckdb") == {
         "documents": 0, "fingerprints": 0, "texts": 0}

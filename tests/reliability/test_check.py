@@ -40,7 +40,7 @@ def test_healthy_index_passes(healthy):
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stderr == ""
     lines = r.stdout.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ok: ") and "12 checks passed" in lines[0], r.stdout
+    assert len(lines) == 1 and lines[0].startswith("ok: ") and "17 checks passed" in lines[0], r.stdout
     report = json.loads(run(["check", "--db", healthy, "-f", "json"]).stdout)
     assert report["ok"] is True and report["problems"] == []
     assert report["totals"]["documents"] == 22  # 21 essays and code files + 1 boilerplate
@@ -53,9 +53,17 @@ def test_check_is_read_only(healthy):
     assert not Path(str(healthy) + ".wal").exists()
 
 
+def _unkeyed(table: str) -> list[str]:
+    """Statements that rebuild ``table`` without its keys (which refuse duplicates otherwise)."""
+    return [f"CREATE TABLE {table}_copy AS SELECT * FROM {table}", f"DROP TABLE {table}",
+            f"ALTER TABLE {table}_copy RENAME TO {table}"]
+
+
 # (id, SQL that damages the index, check name reported, words in the report)
 DAMAGE = [
-    ("duplicate-setting", ["INSERT INTO settings VALUES ('k', '5')"], "settings keys", "'k' is stored 2 times"),
+    ("duplicate-setting", [*_unkeyed("settings"), "INSERT INTO settings VALUES ('k', '5')"], "settings keys",
+     "'k' is stored 2 times"),
+    ("lost-key", _unkeyed("documents"), "keys", "table documents has lost its PRIMARY KEY (doc)"),
     ("missing-setting", ["DELETE FROM settings WHERE key = 'hash_version'"], "settings",
      "required setting 'hash_version' is missing"),
     ("bad-k", ["UPDATE settings SET value = 'zero' WHERE key = 'k'"], "settings", "not a positive whole number"),
@@ -67,8 +75,10 @@ DAMAGE = [
      "schema version 7 is newer than this winnowdb reads"),
     ("old-schema", ["UPDATE settings SET value = '0' WHERE key = 'schema_version'"], "settings",
      "schema version 0 is older"),
-    ("duplicate-doc-id", ["UPDATE documents SET doc = 1 WHERE doc = 2"], "document ids", "document id 1 is used by 2 rows"),
-    ("duplicate-path", ["UPDATE documents SET path = (SELECT path FROM documents WHERE doc = 1) WHERE doc = 2"],
+    ("duplicate-doc-id", [*_unkeyed("documents"), "UPDATE documents SET doc = 1 WHERE doc = 2"], "document ids",
+     "document id 1 is used by 2 rows"),
+    ("duplicate-path", [*_unkeyed("documents"),
+                        "UPDATE documents SET path = (SELECT path FROM documents WHERE doc = 1) WHERE doc = 2"],
      "paths", "is indexed 2 times"),
     ("lost-fingerprints", ["DELETE FROM fingerprints WHERE doc = 3 AND pos < 60"], "fingerprint counts",
      "fingerprint rows"),
@@ -76,7 +86,8 @@ DAMAGE = [
      "belong to document id 9999, which does not exist"),
     ("orphan-text", ["INSERT INTO document_texts VALUES (9999, 'stray')"], "orphan texts", "document id 9999"),
     ("missing-text", ["DELETE FROM document_texts WHERE doc = 4"], "texts", "has no stored text"),
-    ("two-texts", ["INSERT INTO document_texts SELECT doc, text FROM document_texts WHERE doc = 4"], "texts",
+    ("two-texts", [*_unkeyed("document_texts"),
+                   "INSERT INTO document_texts SELECT doc, text FROM document_texts WHERE doc = 4"], "texts",
      "has 2 stored texts"),
     ("changed-text", ["UPDATE document_texts SET text = text || 'more' WHERE doc = 5"], "texts",
      "recorded"),
@@ -102,6 +113,21 @@ def test_each_kind_of_damage_is_reported(damaged, statements, check, words):
     assert words in report, report
     data = check_index(damaged).to_dict()  # the same report as `check -f json`, in-process
     assert data["ok"] is False and check in [p["check"] for p in data["problems"]]
+
+
+@pytest.mark.parametrize("statement", [
+    "INSERT INTO settings VALUES ('k', '5')",
+    "UPDATE documents SET doc = 1 WHERE doc = 2",
+    "UPDATE documents SET path = (SELECT path FROM documents WHERE doc = 1) WHERE doc = 2",
+    "INSERT INTO document_texts SELECT doc, text FROM document_texts WHERE doc = 4",
+    "INSERT INTO meta SELECT * FROM meta",
+])
+def test_the_keys_refuse_duplicates(damaged, statement):
+    import duckdb
+
+    with pytest.raises(duckdb.ConstraintException, match="[Dd]uplicate key"):
+        raw_sql(damaged, statement)
+    assert run(["check", "--db", damaged]).returncode == 0
 
 
 def test_many_problems_are_summarised(damaged):

@@ -1,10 +1,11 @@
 """Schema versioning: the index records its schema version; a newer one is refused with a clear
-message; an index written by the first release (0.1.0, schema 1) opens and works; the upgrade
-mechanism (``store.MIGRATIONS``) upgrades older schemas in one transaction.
+message; indexes written by older code (schema 1: the first release, 0.1.0, and the last commit
+before schema 2, 0bc5588) are refused read-only with the way out, upgraded in one transaction by
+``winnowdb upgrade`` (``sql/migrate_1_to_2.sql``), and then work exactly like an index made today.
 
-Schema 1 is the first and only schema so far, so there is no real older schema to upgrade. The
-migration tests below say so: they register a *test* migration from schema 1 to a pretend
-schema 2 and check the mechanism (applied once, atomically, recorded, refused read-only).
+The migration mechanism itself (``schema.MIGRATIONS``: applied once, atomically, recorded,
+refused read-only, a missing step refused) is checked with a *test* migration from schema 2 to a
+pretend schema 3.
 """
 from __future__ import annotations
 
@@ -16,14 +17,16 @@ import duckdb
 import pytest
 
 import winnowdb
-from winnowdb.store import schema as store_mod
 from winnowdb.errors import WinnowError
+from winnowdb.store import schema as store_mod
 from winnowdb.store.database import Store
 
 from .reliability_helpers import WINNOWDB, one_line_error, raw_sql, run
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "release_0.1.0_index.sql"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 REPO = Path(__file__).resolve().parents[2]
+#: what schema 1 kept in settings and schema 2 keeps in meta (or drops: the cache is recomputed)
+BOOKKEEPING = {"views_digest", "max_removed_doc", "default_max_df_cache"}
 
 
 @pytest.fixture()
@@ -34,13 +37,16 @@ def index(tmp_path):
 
 
 def test_the_index_records_its_schema_version(index):
-    rows = dict(raw_sql(index, "SELECT key, value FROM settings"))
-    assert rows["schema_version"] == str(store_mod.SCHEMA_VERSION) == "1"
-    assert rows["hash_version"] and rows["created_by"].startswith("winnowdb ")
+    settings = dict(raw_sql(index, "SELECT key, value FROM settings"))
+    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "2"
+    assert settings["hash_version"] and settings["created_by"].startswith("winnowdb ")
+    assert not BOOKKEEPING & set(settings)  # the user-facing settings hold settings only
+    meta = dict(raw_sql(index, "SELECT key, value FROM meta"))
+    assert set(meta) <= set(store_mod.META_KEYS) and "views_digest" in meta
 
 
 def test_a_newer_schema_is_refused_with_a_clear_message(index):
-    raw_sql(index, "UPDATE settings SET value = '2' WHERE key = 'schema_version'")
+    raw_sql(index, "UPDATE settings SET value = '3' WHERE key = 'schema_version'")
     before = index.read_bytes()
     essay = REPO / "sample_corpus" / "essays" / "tides.txt"
     for args in (["add", essay], ["stats"], ["pairs"], ["query", essay], ["sql", "SELECT 1"], ["remove", essay],
@@ -48,10 +54,10 @@ def test_a_newer_schema_is_refused_with_a_clear_message(index):
         r = run([*args, "--db", index])
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         msg = one_line_error(r.stderr)
-        assert "was made by a newer winnowdb (schema 2; this version reads up to 1): upgrade winnowdb" in msg
+        assert "was made by a newer winnowdb (schema 3; this version reads up to 2): upgrade winnowdb" in msg
     assert index.read_bytes() == before
     r = run(["check", "--db", index])
-    assert r.returncode == 1 and "schema version 2 is newer than this winnowdb reads" in r.stderr
+    assert r.returncode == 1 and "schema version 3 is newer than this winnowdb reads" in r.stderr
 
 
 def test_an_unknown_or_missing_version_is_refused(index, tmp_path):
@@ -67,118 +73,233 @@ def test_an_unknown_or_missing_version_is_refused(index, tmp_path):
     assert "has schema version 0, which this winnowdb cannot upgrade" in msg and "re-create the index" in msg
 
 
-@pytest.fixture()
-def release_index(tmp_path):
-    """The index written by release 0.1.0, rebuilt from its SQL dump."""
-    db = tmp_path / "release-0.1.0.duckdb"
+# ---------------------------------------------------------------- indexes from older code
+def _rebuild(fixture: str, db: Path) -> Path:
+    """An index written by older code, rebuilt from its SQL dump (make_release_fixture.py)."""
     con = duckdb.connect(str(db))
-    con.execute(FIXTURE.read_text(encoding="utf-8"))
+    con.execute((FIXTURES / fixture).read_text(encoding="utf-8"))
     con.close()
     return db
 
 
-def test_an_index_from_the_first_release_opens_and_works(release_index, tmp_path):
-    db = release_index
+@pytest.fixture()
+def first_release(tmp_path):
+    """Release 0.1.0 (29a102b): four essays, k=20, w=20, text normalizer."""
+    return _rebuild("release_0.1.0_index.sql", tmp_path / "release-0.1.0.duckdb")
+
+
+@pytest.fixture()
+def schema1_last(tmp_path):
+    """0bc5588, the last schema-1 commit: boilerplate, five essays (a sixth removed), two code files."""
+    db = _rebuild("release_0bc5588_index.sql", tmp_path / "0bc5588.duckdb")
+    # what that version stored on big indexes (not reached by this small one): a cached max-df
+    raw_sql(db, "INSERT INTO settings VALUES ('default_max_df_cache', '3@1:2:3')")
+    return db
+
+
+def _fingerprint_rows(db: Path) -> list[tuple]:
+    return raw_sql(db, "SELECT d.path, f.hash, f.pos, f.start_offset, f.end_offset FROM fingerprints f "
+                       "JOIN documents d USING (doc) ORDER BY ALL")
+
+
+def _pairs_by_name(db: Path, cmd=None) -> set[tuple]:
+    r = run(["pairs", "--db", db, "--top", "0", "-f", "csv"], **({"cmd": cmd} if cmd else {}))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    return {tuple([Path(x).name for x in line.split(",")[:2]] + line.split(",")[2:]) for line in lines[1:]}
+
+
+def test_an_old_index_is_refused_read_only_with_the_way_out(first_release, schema1_last):
+    for db in (first_release, schema1_last):
+        before = db.read_bytes()
+        for args in (["stats"], ["pairs"], ["sql", "SELECT 1"]):
+            r = run([*args, "--db", db])
+            assert r.returncode == 2, (args, r.stdout, r.stderr)
+            msg = one_line_error(r.stderr)
+            assert "has schema version 1; this winnowdb uses schema 2: run `winnowdb upgrade" in msg, msg
+        r = run(["check", "--db", db])
+        assert r.returncode == 1 and "schema version 1 is older than this winnowdb's (2)" in r.stderr, r.stderr
+        assert db.read_bytes() == before
+        with pytest.raises(WinnowError, match="run `winnowdb upgrade"):
+            winnowdb.open(db, read_only=True, create=False)
+
+
+@pytest.mark.parametrize("which", ["first_release", "schema1_last"])
+def test_upgrading_an_old_index_keeps_everything_and_it_then_works_like_a_new_one(which, request, tmp_path):
+    db = request.getfixturevalue(which)
+    old_settings = dict(raw_sql(db, "SELECT key, value FROM settings"))
+    old_docs = raw_sql(db, "SELECT doc, path, submission, kind, normalizer, content_hash, units, fingerprints, "
+                           "simhash FROM documents ORDER BY doc")
+    old_rows = _fingerprint_rows(db)
+    r = run(["upgrade", "--db", db])
+    assert r.returncode == 0 and "upgraded from schema version 1 to 2" in r.stdout, r.stdout + r.stderr
+    # every setting kept, bookkeeping moved out of them; documents and fingerprints unchanged
+    settings = dict(raw_sql(db, "SELECT key, value FROM settings"))
+    assert settings == {k: v for k, v in old_settings.items() if k not in BOOKKEEPING} | {"schema_version": "2"}
+    meta = dict(raw_sql(db, "SELECT key, value FROM meta"))
+    if "max_removed_doc" in old_settings:
+        assert meta["max_removed_doc"] == old_settings["max_removed_doc"]
+    assert raw_sql(db, "SELECT doc, path, submission, kind, normalizer, content_hash, units, fingerprints, "
+                       "simhash FROM documents ORDER BY doc") == old_docs
+    assert _fingerprint_rows(db) == old_rows
+    # the statistics schema 2 keeps equal a count over the rows (check recounts them)
     r = run(["check", "--db", db])
     assert r.returncode == 0, r.stdout + r.stderr
-    r = run(["stats", "--db", db, "-f", "json"])
-    assert r.returncode == 0, r.stderr
-    r = run(["pairs", "--db", db, "-f", "csv"])
-    assert r.returncode == 0, r.stderr
-    pairs = {tuple(sorted(Path(x).name for x in line.split(",")[:2])) for line in r.stdout.splitlines()[1:]}
-    assert ("tides.txt", "tides_copy.txt") in pairs and ("comets.txt", "comets_dup.txt") in pairs
-    # the fingerprints it stored are the ones this version computes: a fresh copy of an essay,
-    # not in the index, finds its original through them
+    # the same pairs as an index made today from the same files with the same settings and steps
+    fresh = tmp_path / "fresh.duckdb"
+    essays, code = REPO / "sample_corpus" / "essays", REPO / "sample_corpus" / "code"
+    if which == "first_release":
+        args = ["--k", "20", "--w", "20", "--normalizer", "text"]
+        assert run(["add", *(essays / n for n in ("tides.txt", "tides_copy.txt", "comets.txt", "comets_dup.txt")),
+                    "--db", fresh, *args]).returncode == 0
+    else:
+        assert run(["add", REPO / "sample_corpus" / "boilerplate", "--boilerplate", "--db", fresh]).returncode == 0
+        assert run(["add", *(essays / n for n in ("tides.txt", "tides_copy.txt", "comets.txt", "comets_dup.txt",
+                                                   "bees.txt", "origami.txt")), "--db", fresh]).returncode == 0
+        assert run(["remove", essays / "origami.txt", "--db", fresh]).returncode == 0
+        assert run(["add", code / "stack.py", code / "stack_renamed.py", "--db", fresh]).returncode == 0
+    pairs = _pairs_by_name(db)
+    assert pairs == _pairs_by_name(fresh) and len(pairs) >= 2
+    # a fresh copy of an essay finds its original through the stored fingerprints
     probe = tmp_path / "probe.txt"
-    probe.write_text((REPO / "sample_corpus" / "essays" / "tides.txt").read_text())
+    probe.write_text((essays / "tides.txt").read_text())
     r = run(["query", probe, "--db", db, "-f", "csv"])
-    assert r.returncode == 0 and "/winnowdb-0.1.0/sample_corpus/essays/tides.txt" in r.stdout, r.stdout
-    # read-only use changes nothing in the file, and reads through this version's views (created
-    # as temporary views of the connection), not the ones 0.1.0 stored
-    before = db.read_bytes()
-    r = run(["sql", "SELECT view_name FROM duckdb_views() WHERE temporary AND NOT internal ORDER BY view_name", "--db", db,
-             "-f", "csv"])
-    assert r.returncode == 0 and r.stdout.split()[1:] == [
-        "boilerplate_hashes", "default_max_df", "document_fingerprints", "fingerprint_df", "pairs"], r.stdout
-    assert db.read_bytes() == before
-    # and it can be added to with its own settings (k=20, w=20, text), then still checks out
+    assert r.returncode == 0 and "/sample_corpus/essays/tides.txt" in r.stdout, r.stdout
+    # it can be added to, and ids of removed documents are never given again
     r = run(["add", probe, "--db", db])
     assert r.returncode == 0, r.stderr
-    settings = dict(raw_sql(db, "SELECT key, value FROM settings"))
-    assert (settings["k"], settings["w"], settings["normalizer"], settings["schema_version"]) == ("20", "20", "text", "1")
+    new_id = raw_sql(db, "SELECT doc FROM documents WHERE path LIKE '%probe.txt'")[0][0]
+    assert new_id > max(d[0] for d in old_docs) and new_id > int(old_settings.get("max_removed_doc", 0))
     assert run(["check", "--db", db]).returncode == 0
+    assert dict(raw_sql(db, "SELECT key, value FROM settings"))["schema_version"] == "2"
+
+
+def test_a_failing_upgrade_changes_nothing(schema1_last, monkeypatch):
+    real = store_mod.MIGRATIONS[1]
+
+    def broken(con):
+        real(con)  # the whole real migration runs, then something fails
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setitem(store_mod.MIGRATIONS, 1, broken)
+    before = raw_sql(schema1_last, "SELECT table_name, column_name FROM information_schema.columns ORDER BY ALL")
+    rows = _fingerprint_rows(schema1_last)
+    with pytest.raises(RuntimeError):
+        Store.open(schema1_last)
+    assert raw_sql(schema1_last, "SELECT table_name, column_name FROM information_schema.columns "
+                                 "ORDER BY ALL") == before
+    assert _fingerprint_rows(schema1_last) == rows
+    assert dict(raw_sql(schema1_last, "SELECT key, value FROM settings"))["schema_version"] == "1"
 
 
 # ---------------------------------------------------------------- the migration mechanism
 @pytest.fixture()
-def pretend_schema_2(monkeypatch):
-    """A test-only schema 2: schema 1 plus a ``notes`` table (not a real winnowdb change)."""
+def pretend_schema_3(monkeypatch):
+    """A test-only schema 3: schema 2 plus a ``notes`` table (not a real winnowdb change)."""
     calls = []
 
-    def to_2(con):
+    def to_3(con):
         calls.append(1)
         con.execute("CREATE TABLE notes (doc INTEGER, note VARCHAR)")
 
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 2)
-    monkeypatch.setitem(store_mod.MIGRATIONS, 1, to_2)
+    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 3)
+    monkeypatch.setitem(store_mod.MIGRATIONS, 2, to_3)
     return calls
 
 
-def test_migration_upgrades_once_and_records_it(index, pretend_schema_2):
+def test_migration_upgrades_once_and_records_it(index, pretend_schema_3):
     with Store.open(index) as s:
-        assert s.upgraded_from == 1
-        assert s.settings["schema_version"] == "2"
+        assert s.upgraded_from == 2
+        assert s.settings["schema_version"] == "3"
         assert s.connection.execute("SELECT COUNT(*) FROM notes").fetchall() == [(0,)]
     with Store.open(index) as s:  # already upgraded: nothing runs again
         assert s.upgraded_from is None
-    assert pretend_schema_2 == [1]
+    assert pretend_schema_3 == [1]
+    assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "3"
+
+
+def test_read_only_open_of_an_older_schema_says_how_to_upgrade(index, pretend_schema_3):
+    with pytest.raises(WinnowError) as err:
+        winnowdb.open(index, read_only=True, create=False)
+    assert "has schema version 2; this winnowdb uses schema 3: run `winnowdb upgrade" in str(err.value)
+    assert pretend_schema_3 == []
     assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "2"
 
 
-def test_read_only_open_of_an_older_schema_says_how_to_upgrade(index, pretend_schema_2):
-    with pytest.raises(WinnowError) as err:
-        winnowdb.open(index, read_only=True, create=False)
-    assert "has schema version 1; this winnowdb uses schema 2: run `winnowdb upgrade" in str(err.value)
-    assert pretend_schema_2 == []
-    assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "1"
-
-
-def test_a_failing_migration_changes_nothing(index, monkeypatch):
-    def broken(con):
-        con.execute("CREATE TABLE notes (doc INTEGER)")
-        con.execute("DELETE FROM documents")
-        raise RuntimeError("disk on fire")
-
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 2)
-    monkeypatch.setitem(store_mod.MIGRATIONS, 1, broken)
-    before = raw_sql(index, "SELECT COUNT(*) FROM documents")[0][0]
-    with pytest.raises(RuntimeError):
-        Store.open(index)
-    assert raw_sql(index, "SELECT COUNT(*) FROM documents")[0][0] == before
-    assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "1"
-    tables = {r[0] for r in raw_sql(index, "SELECT table_name FROM information_schema.tables")}
-    assert "notes" not in tables
-
-
 def test_a_missing_migration_step_is_refused(index, monkeypatch):
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 3)
-    monkeypatch.setitem(store_mod.MIGRATIONS, 2, lambda con: None)  # 1 -> 2 is missing
-    with pytest.raises(WinnowError, match="has schema version 1, which this winnowdb cannot upgrade"):
+    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 4)
+    monkeypatch.setitem(store_mod.MIGRATIONS, 3, lambda con: None)  # 2 -> 3 is missing
+    monkeypatch.delitem(store_mod.MIGRATIONS, 2, raising=False)
+    with pytest.raises(WinnowError, match="has schema version 2, which this winnowdb cannot upgrade"):
         Store.open(index)
 
 
 def test_upgrade_command(index, tmp_path):
     r = run(["upgrade", "--db", index])
-    assert r.returncode == 0 and "already has the current schema (version 1) and no code from an older tokenizer; nothing to do" in r.stdout
-    # the command with the pretend schema 2 (in a child process, as a user would run it)
-    code = ("import sys\nfrom winnowdb.store import schema as store\nstore.SCHEMA_VERSION = 2\n"
-            "store.MIGRATIONS[1] = lambda con: con.execute('CREATE TABLE notes (x INTEGER)')\n"
+    assert r.returncode == 0 and ("already has the current schema (version 2) and no code from an older "
+                                  "tokenizer; nothing to do") in r.stdout
+    # the command with the pretend schema 3 (in a child process, as a user would run it)
+    code = ("import sys\nfrom winnowdb.store import schema as store\nstore.SCHEMA_VERSION = 3\n"
+            "store.MIGRATIONS[2] = lambda con: con.execute('CREATE TABLE notes (x INTEGER)')\n"
             "from winnowdb.cli import main\nsys.argv = ['winnowdb'] + sys.argv[1:]\nmain()\n")
     cmd = [sys.executable, "-c", code]
     r = run(["stats", "--db", index], cmd=cmd)  # read-only: refuses, says how
     assert r.returncode == 2 and "run `winnowdb upgrade" in one_line_error(r.stderr)
     r = run(["upgrade", "--db", index], cmd=cmd)
-    assert r.returncode == 0 and "upgraded from schema version 1 to 2" in r.stdout, r.stderr
+    assert r.returncode == 0 and "upgraded from schema version 2 to 3" in r.stdout, r.stderr
     assert run(["stats", "--db", index], cmd=cmd).returncode == 0
-    r = run(["stats", "--db", index], cmd=WINNOWDB)  # and this (schema 1) winnowdb now refuses it
-    assert r.returncode == 2 and "newer winnowdb (schema 2" in one_line_error(r.stderr)
+    r = run(["stats", "--db", index], cmd=WINNOWDB)  # and this (schema 2) winnowdb now refuses it
+    assert r.returncode == 2 and "newer winnowdb (schema 3" in one_line_error(r.stderr)
+
+
+def _export_as_schema_1_did(db: Path, out: Path) -> None:
+    """The Parquet export (format 1) winnowdb 0.1 wrote of a schema-1 index: every base table,
+    fingerprints partitioned by hash bucket, and the manifest."""
+    import json
+
+    con = duckdb.connect(str(db), read_only=True)
+    out.mkdir()
+    tables = [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables "
+                                        "WHERE table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
+    for table in tables:
+        (out / table).mkdir()
+        if table == "fingerprints":
+            con.execute(f"COPY (SELECT *, ((hash % 3) + 3) % 3 AS bucket FROM fingerprints) TO '{out / table}' "
+                        "(FORMAT parquet, PARTITION_BY (bucket))")
+        else:
+            con.execute(f"COPY {table} TO '{out / table / 'part-0.parquet'}' (FORMAT parquet)")
+    settings = dict(con.execute("SELECT key, value FROM settings").fetchall())
+    rows = {t: con.execute(f"SELECT COUNT(*) FROM {t}").fetchall()[0][0] for t in tables}
+    con.close()
+    (out / "_winnowdb.json").write_text(json.dumps({
+        "format": "winnowdb-parquet", "version": 1, "winnowdb": "0.1.0", "buckets": 3, "settings": settings,
+        "tables": {t: {"rows": n} for t, n in rows.items()}}))
+
+
+def test_an_export_of_schema_1_imports_as_a_current_index(schema1_last, tmp_path):
+    out = tmp_path / "export-0.1"
+    _export_as_schema_1_did(schema1_last, out)
+    old_settings = dict(raw_sql(schema1_last, "SELECT key, value FROM settings"))
+    # read in place it is refused with the way out (its documents lack the columns queries use)
+    con = duckdb.connect()
+    from winnowdb.store.export import duckdb_views
+
+    with pytest.raises(WinnowError, match=r"format 1, now 2\): import it"):
+        duckdb_views(con, out)
+    con.close()
+    imported = tmp_path / "imported.duckdb"
+    r = run(["import", "--parquet", out, "--db", imported])
+    assert r.returncode == 0, r.stdout + r.stderr
+    # its statistics equal a count over its rows, its bookkeeping moved to meta
+    r = run(["check", "--db", imported])
+    assert r.returncode == 0, r.stdout + r.stderr
+    settings = dict(raw_sql(imported, "SELECT key, value FROM settings"))
+    assert settings == {k: v for k, v in old_settings.items() if k not in BOOKKEEPING} | {"schema_version": "2"}
+    assert dict(raw_sql(imported, "SELECT key, value FROM meta"))["max_removed_doc"] == \
+        old_settings["max_removed_doc"]
+    assert _fingerprint_rows(imported) == _fingerprint_rows(schema1_last)
+    # and it answers as the same index upgraded in place
+    assert run(["upgrade", "--db", schema1_last]).returncode == 0
+    assert _pairs_by_name(imported) == _pairs_by_name(schema1_last)
+    assert raw_sql(imported, "SELECT path, sub, hashes FROM documents ORDER BY doc") == \
+        raw_sql(schema1_last, "SELECT path, sub, hashes FROM documents ORDER BY doc")

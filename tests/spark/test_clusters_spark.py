@@ -49,15 +49,11 @@ def engines(tmp_path_factory):
     idx.add([root / "bp"], boilerplate=True)
     idx.add([root / n for n in (*texts, "upper.txt")])
 
-    from pyspark.sql import SparkSession
+    from winnowdb.spark.session import get_session
 
-    spark = (SparkSession.builder.master("local[1]").appName("winnowdb-tests")
-             .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
-             .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-             .getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = get_session("local[1]", app_name="winnowdb-tests", conf={"spark.sql.shuffle.partitions": "2"})
     con = idx.store.connection
-    for table in ("documents", "fingerprints"):
+    for table in ("documents", "fingerprints", "shared_hashes", "boilerplate_hashes"):  # with the kept statistics
         cols = con.execute(f"DESCRIBE {table}").fetchall()
         schema = ", ".join(f"{c[0]} {SPARK_TYPES[c[1]]}" for c in cols)
         spark.createDataFrame(con.execute(f"SELECT * FROM {table}").fetchall(), schema).createOrReplaceTempView(table)
@@ -66,6 +62,7 @@ def engines(tmp_path_factory):
             spark.sql(stmt)
     yield idx, spark
     idx.close()
+    spark.stop()  # the next module starts its own session, with its own settings
 
 
 def _view(idx, spark, name: str, rows_sql: str) -> None:

@@ -35,13 +35,9 @@ def engines(tmp_path_factory):
         insert_documents(idx, sims, submissions=subs, kinds=kinds)
     idx = winnowdb.open(db, read_only=True)
 
-    from pyspark.sql import SparkSession
+    from winnowdb.spark.session import get_session
 
-    spark = (SparkSession.builder.master("local[1]").appName("winnowdb-simhash-tests")
-             .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
-             .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-             .getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = get_session("local[1]", app_name="winnowdb-simhash-tests", conf={"spark.sql.shuffle.partitions": "2"})
     rows = idx.store.connection.execute("SELECT doc, path, submission, kind, simhash FROM documents").fetchall()
     spark.createDataFrame(rows, "doc int, path string, submission string, kind string, simhash bigint") \
         .createOrReplaceTempView("documents")

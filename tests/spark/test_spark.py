@@ -57,7 +57,7 @@ def test_for_spark_on_create_views_and_statement_split():
     stmts = statements(sqlfiles.load("create_views"))
     assert stmts and all(s.startswith("CREATE OR REPLACE TEMP VIEW ") for s in stmts)
     names = [s.split()[5] for s in stmts]
-    assert {"document_fingerprints", "boilerplate_hashes", "fingerprint_df", "default_max_df"} <= set(names)
+    assert {"document_fingerprints", "fingerprint_df", "default_max_df"} <= set(names)
     assert statements("SELECT ';' AS x; SELECT 2;\n") == ["SELECT ';' AS x", "SELECT 2"]
 
 
@@ -322,7 +322,8 @@ def _params(con) -> dict:
 
 #: relations that some files read and that are themselves the result of a query file
 #: (materialized by the caller as in winnowdb.sketches): (relation, file, extra parameters)
-DERIVED = [("usable_hashes", "cluster_usable_hashes", {}), ("counted_hashes", "countable_hashes", {})]
+DERIVED = [("usable_hashes", "cluster_usable_hashes", {}), ("counted_hashes", "countable_hashes", {}),
+           ("query_hit_rows", "query_hits", {}), ("hit_hashes", "hit_hashes_stored", {})]
 
 #: (query file, parameter overrides): the same file may run with several bindings. Run here over
 #: the exported Parquet files (the layout Spark reads in production).
@@ -346,6 +347,15 @@ PARITY = [
     ("query_document_hashes", {}),
     ("default_max_df_value", {}),
     ("settings_all", {}),
+    ("meta_all", {}),
+    ("query_hit_sizes", {}),  # the hits of query_hits with sizes (reads query_hit_rows, hit_hashes)
+    ("hit_hashes_stored", {}),
+    ("common_fingerprints_counted", {}),
+    # what an export without the kept statistics reads in their place (export.DERIVED)
+    ("shared_hashes_counted", {}),
+    ("boilerplate_hashes_counted", {}),
+    ("meta_counted", {}),
+    ("documents_pending_none", {}),
 ]
 
 #: files whose DuckDB/Spark parity another test module checks (same rows from the same SQL text
@@ -501,9 +511,15 @@ def test_spark_fingerprint_job_writes_what_add_stores(spark_fingerprinted, spark
     index = duckdb.connect(str(spark_index), read_only=True)
     cols = [r[0] for r in index.execute("SELECT column_name FROM information_schema.columns "
                                         "WHERE table_name = 'documents' ORDER BY ordinal_position").fetchall()]
-    same = [c for c in cols if c not in ("doc", "added_at")]
+    same = [c for c in cols if c not in ("doc", "added_at", "sub")]  # ids follow the list, not the adds
     q = f"SELECT {', '.join(same)} FROM documents ORDER BY path"
     assert spark_db.execute(q).fetchall() == index.execute(q).fetchall()
+    # the same submissions share an id (over the whole list, not per batch of files)
+    together = ("SELECT a.path, list(b.path ORDER BY b.path) FROM documents a JOIN documents b ON a.sub = b.sub "
+                "GROUP BY a.path ORDER BY a.path")
+    assert spark_db.execute(together).fetchall() == index.execute(together).fetchall()
+    assert spark_db.execute("SELECT COUNT(*) FROM documents WHERE sub <> (SELECT MIN(doc) FROM documents d "
+                            "WHERE d.submission = documents.submission)").fetchall()[0][0] == 0
     fq = ("SELECT d.path, f.hash, f.pos, f.start_offset, f.end_offset FROM fingerprints f "
           "JOIN documents d ON d.doc = f.doc ORDER BY 1, 3, 2")
     assert spark_db.execute(fq).fetchall() == index.execute(fq).fetchall()

@@ -1,9 +1,12 @@
 """``query``: which indexed submissions share passages with one document, ranked.
 
 The document is a side (``sides.Reader``: an indexed file or submission, or a file fingerprinted
-under the index's settings); ``sql/query_hits.sql`` finds the hits from the index's occurrences
-of its hashes, with the exclusions of ``pairs`` (boilerplate, more than ``max_df`` submissions).
-An indexed document does not find its own submission.
+under the index's settings). ``sql/query_hits.sql`` finds the hits from the index's occurrences
+of its usable hashes (read from the few row groups that hold them: fingerprints are stored
+ordered by hash) and ranks them; ``sql/query_hit_sizes.sql`` gives each hit its size and scores,
+from the hit's own hashes, computed again from its stored text (``Reader.document_fingerprints``).
+The exclusions are those of ``pairs`` (boilerplate, more than ``max_df`` submissions). An indexed
+document does not find its own submission.
 """
 from __future__ import annotations
 
@@ -17,9 +20,23 @@ __all__ = ["query_hits"]
 def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
                min_shared: int = 1, language: str | None = None) -> list[dict]:
     """Indexed submissions sharing fingerprints with the file ``source``, ranked (``Index.query``)."""
+    import numpy as np
+
     side = reader.side(source, language)
     store = reader.store
+    cap = reader.max_df(max_df)
     with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
-        return store.records("query_hits", top=int(top) if top and top > 0 else None,
-                             max_df=reader.max_df(max_df), exclude=reader.submission_of(source),
-                             min_shared=max(1, int(min_shared)))
+        found = store.columns("query_hits", top=int(top) if top and top > 0 else None, max_df=cap,
+                              exclude=reader.submission_of(source), min_shared=max(1, int(min_shared)))
+    if found["sub"].shape[0] == 0:
+        return []
+    hits = {"sub": found["sub"].astype(np.int32), "submission": found["submission"].astype(object),
+            "shared": found["shared"].astype(np.int64),
+            "query_fingerprints": found["query_fingerprints"].astype(np.int64)}
+    with store.relations(query_hit_rows=hits):
+        rows = store.rows("hit_documents")
+        fps = reader.document_fingerprints([(doc, path, text, chars) for _, doc, path, _, _, chars, text in rows])
+        sub_of = {doc: sub for sub, doc, *_ in rows}
+        subs = np.array([sub_of[d] for d in fps["doc"].tolist()], dtype=np.int32)
+        with store.relations(hit_hashes={"sub": subs, "hash": fps["hash"]}):
+            return store.records("query_hit_sizes", max_df=cap)

@@ -6,7 +6,8 @@ fingerprinted here under the index's settings, exactly as ``add`` would). ``Read
 analysis the same answers about them:
 
 * ``sides`` / ``side``: texts, paths and fingerprint rows of each side (indexed sides read
-  together: one query for their documents, one for their texts, one for their fingerprints);
+  together: one query for their documents, one for their texts; their fingerprints computed
+  again from those texts, ``document_fingerprints``);
 * ``max_df``: the cap on document frequency in force (the given one, or the index's default);
 * ``submission_of``: the submission a source belongs to (a query does not find itself);
 * ``language``: a ``--language`` name as files of that language are stored.
@@ -48,6 +49,7 @@ class Reader:
 
     def __init__(self, store) -> None:
         self.store = store
+        self._exact: bool | None = None
 
     @property
     def settings(self):
@@ -55,7 +57,7 @@ class Reader:
 
     def max_df(self, given: int | None = None) -> int:
         """The cap on document frequency in force: ``given`` when positive, else the index's
-        default (``store.max_df``)."""
+        default (``store.stats``: remembered by the last write)."""
         if given is None or given <= 0:
             return self.store.default_max_df()
         return int(given)
@@ -108,7 +110,8 @@ class Reader:
         if ids:
             with store.relations(side_docs={"doc": np.array(ids, dtype=np.int32)}):
                 texts = dict(store.rows("side_texts", low=ids[0], high=ids[-1]))
-                fps = store.columns("side_fingerprints", low=ids[0], high=ids[-1])
+            info = {doc: (path, texts.get(doc, ""), chars) for doc, path, _, chars in rows}
+            fps = self.document_fingerprints([(doc, *info[doc]) for doc in ids])
         # a document with characters but no text: ``import`` kept no text for it (``Side.unstored``)
         unstored = {doc for doc, _, _, chars in rows if chars > 0 and not texts.get(doc)}
         sides: dict[str, Side] = {}
@@ -125,6 +128,58 @@ class Reader:
                                  {c: fps[c][take] for c in FINGERPRINT_COLUMNS},
                                  frozenset(d for d, _ in docs if d in unstored))
         return sides
+
+    def document_fingerprints(self, docs: list[tuple[int, str, str, int]]) -> dict:
+        """The fingerprint rows (numpy columns, ``FINGERPRINT_COLUMNS``, in document order) of
+        indexed ordinary documents given as (doc, path, text, chars).
+
+        Fingerprints are stored ordered by hash (``store.runs``), so one document's rows lie all
+        over the table; its text, stored in document order, is read fast, and fingerprinting it
+        again gives exactly the stored rows (the same recipe, ``ingest.document``). Where that is
+        not so -- a text the index does not hold (imported without texts), code tokenized by an
+        older tokenizer (before ``upgrade``) -- the stored rows are read instead.
+        """
+        import numpy as np
+
+        if not docs:
+            return {c: np.empty(0, dtype=np.int64) for c in FINGERPRINT_COLUMNS}
+        ids = [d for d, *_ in docs]
+        if not self._recompute_exact() or any(len(text) != chars for _, _, text, chars in docs):
+            with self.store.relations(side_docs={"doc": np.array(ids, dtype=np.int32)}):
+                return self.store.columns("side_fingerprints", low=min(ids), high=max(ids))
+        from ..ingest import segmented
+        from ..ingest.document import fingerprint_source
+
+        normalizers = self._normalizers(ids)
+        cols: dict[str, list] = {c: [] for c in FINGERPRINT_COLUMNS}
+        for doc, path, text, _ in docs:
+            name = normalizers[doc]
+            language = name.split(":", 1)[1] if name.startswith("code:") else None
+            if segmented.is_huge(text, self.settings, path, language):
+                fps = segmented.fingerprints_of(text, self.settings, path=path, language=language)
+            else:
+                _, _, fps = fingerprint_source(text, self.settings, path=path, language=language)
+            cols["hash"].append(fps.hash)
+            cols["doc"].append(np.full(len(fps), doc, dtype=np.int32))
+            cols["pos"].append(fps.pos.astype(np.int32))
+            cols["start_offset"].append(fps.start.astype(np.int32))
+            cols["end_offset"].append(fps.stop.astype(np.int32))
+        return {c: np.concatenate(v) for c, v in cols.items()}
+
+    def _normalizers(self, ids: list[int]) -> dict[int, str]:
+        import numpy as np
+
+        with self.store.relations(wanted_docs={"doc": np.array(ids, dtype=np.int32)}):
+            return dict(self.store.rows("document_normalizers"))
+
+    def _recompute_exact(self) -> bool:
+        """Whether fingerprinting a stored text again gives its stored rows: not when the index
+        holds code of an older code tokenizer (``upgrade`` redoes it)."""
+        if self._exact is None:
+            from ..store.schema import stale_code_count
+
+            self._exact = stale_code_count(self.store.connection, self.settings) == 0
+        return self._exact
 
     def file_side(self, source: str | os.PathLike, language: str | None = None) -> Side:
         """The side of a file that is not indexed: read and fingerprinted under the index's settings.

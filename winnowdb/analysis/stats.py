@@ -14,7 +14,9 @@ def index_stats(reader, top_common: int = 10) -> dict:
     code_k, _ = settings.kw("code")
     density = [{"family": fam, "documents": n, "density": d, "expected": 2.0 / (settings.kw(fam)[1] + 1)}
                for fam, n, d in store.rows("window_density", k=k, code_k=code_k)]
-    common = store.records("common_fingerprints", limit_rows=int(top_common))
+    enough = summary["shared_hashes"] >= int(top_common)
+    common = store.records("common_fingerprints" if enough else "common_fingerprints_counted",
+                           limit_rows=int(top_common)) if top_common else []
     texts = {}
     for row in common:
         doc = row["example_doc"]

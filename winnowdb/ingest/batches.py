@@ -1,9 +1,11 @@
 """``add``'s batches: the rows of a few megabytes of documents, and the thread that commits them.
 
 A ``Batch`` collects finished documents (their rows, texts and fingerprints) and turns them into
-numpy column tables for one bulk INSERT each; a ``BatchWriter`` commits batches one at a time, in
-order, in a background thread, each batch one transaction (``store.writes.write_batch``), so ``add``'s
-main thread keeps taking the workers' results while DuckDB writes.
+numpy column tables; a ``BatchWriter`` commits batches one at a time, in order, in a background
+thread, each batch one transaction (``store.writes.write_batch``: the documents and their texts,
+pending), and hands the batch's fingerprints to the add's ``store.runs.FingerprintRun``, which
+stores them all at the end, ordered by hash. So ``add``'s main thread keeps taking the workers'
+results while DuckDB writes.
 """
 from __future__ import annotations
 
@@ -14,7 +16,15 @@ import numpy as np
 from ..store.writes import write_batch
 from .read import Skipped
 
-__all__ = ["AddSummary", "Batch", "BatchWriter"]
+__all__ = ["AddSummary", "Batch", "BatchWriter", "DOCUMENT_COLUMNS"]
+
+#: the columns of a pending document row, in the documents_pending table's order, with their dtypes
+DOCUMENT_COLUMNS = (("doc", np.int32), ("path", object), ("submission", object), ("label", object),
+                    ("kind", object), ("normalizer", object), ("content_hash", object),
+                    ("normalized_hash", object), ("encoding", object), ("bytes", np.int64),
+                    ("chars", np.int64), ("units", np.int64), ("fingerprints", np.int64),
+                    ("simhash", np.int64), ("added_at", "datetime64[us]"), ("sub", np.int32),
+                    ("hashes", np.int64), ("replaces", object))
 
 
 @dataclass
@@ -42,15 +52,16 @@ class BatchWriter:
     result to a busy main thread stalls). DuckDB releases the GIL while it executes.
 
     Reliability (issue 4): each batch is one transaction, counted in ``summary`` by the writer
-    right after its commit. Ctrl-C is delivered to the main thread only, so it never lands inside
-    a commit; a Ctrl-C while waiting for a commit waits it out, then ends ``add`` as interrupted.
-    As a context manager, leaving waits for the batch in flight: its error, if any, is raised
-    unless another exception is already on its way.
+    right after its commit; its fingerprints then join ``run``. Ctrl-C is delivered to the main
+    thread only, so it never lands inside a commit; a Ctrl-C while waiting for a commit waits it
+    out, then ends ``add`` as interrupted. As a context manager, leaving waits for the batch in
+    flight: its error, if any, is raised unless another exception is already on its way.
     """
 
-    def __init__(self, store, summary: AddSummary) -> None:
+    def __init__(self, store, summary: AddSummary, run) -> None:
         self.store = store
         self.summary = summary
+        self.run = run
         self._finished = None  # threading.Event of the batch in flight, set when its thread is done
         self._error: BaseException | None = None
 
@@ -65,8 +76,10 @@ class BatchWriter:
 
     def _commit(self, batch: "Batch", finished) -> None:
         try:
-            docs, texts, fps = batch.tables()
-            write_batch(self.store, docs, texts, fps, batch.replaced)
+            docs, texts = batch.tables()
+            write_batch(self.store, docs, texts)
+            fingerprints, first = batch.fingerprint_columns(docs["doc"])
+            self.run.add(fingerprints, first)
             summary = self.summary
             summary.batches += 1
             for d in batch.docs:
@@ -74,7 +87,7 @@ class BatchWriter:
                     summary.added += 1
                 else:
                     summary.updated += 1
-            summary.fingerprints += len(fps["hash"])
+            summary.fingerprints += len(fingerprints["hash"])
             summary.bytes += batch.bytes
         except BaseException as exc:  # raised again in the main thread by wait()
             self._error = exc
@@ -112,42 +125,38 @@ class BatchWriter:
 
 
 class Batch:
-    """Finished documents waiting to be written together: their rows, texts and fingerprints."""
+    """Finished documents waiting to be written together: their rows, texts and fingerprints
+    (each document's ``Fingerprints`` and the mask of its first row of each hash)."""
 
     def __init__(self) -> None:
         self.docs: list[dict] = []
         self.texts: list[str] = []
         self.fps: list = []
-        self.replaced: list[int] = []
+        self.first: list = []
         self.bytes = 0
 
     def __len__(self) -> int:
         return len(self.docs)
 
-    def tables(self) -> tuple[dict, dict, dict]:
-        """The batch as (documents, document_texts, fingerprints) column dicts of numpy arrays,
-        in table column order, for one bulk INSERT each."""
-        docs = self.docs
-
-        def column(key: str, dtype) -> np.ndarray:
-            return np.array([d[key] for d in docs], dtype=dtype)
-
-        documents = {
-            "doc": column("doc", np.int32),
-            **{key: column(key, object) for key in ("path", "submission", "label", "kind", "normalizer",
-                                                    "content_hash", "normalized_hash", "encoding")},
-            **{key: column(key, np.int64) for key in ("bytes", "chars", "units", "fingerprints", "simhash")},
-            "added_at": column("added_at", "datetime64[us]"),
-        }
+    def tables(self) -> tuple[dict, dict]:
+        """The batch as (documents_pending, document_texts) column dicts of numpy arrays, in
+        table column order, for one bulk INSERT each."""
+        documents = {key: np.array([d[key] for d in self.docs], dtype=dtype) for key, dtype in DOCUMENT_COLUMNS}
         texts = {"doc": documents["doc"], "text": np.array(self.texts, dtype=object)}
+        return documents, texts
+
+    def fingerprint_columns(self, doc_ids: np.ndarray) -> tuple[dict, np.ndarray]:
+        """The batch's fingerprint rows as numpy columns (``store.runs.COLUMNS``), and their
+        first-of-hash mask."""
         fps = self.fps
-        fingerprints = {
-            "hash": np.concatenate([f.hash for f in fps]) if fps else np.empty(0, np.int64),
-            "doc": np.repeat(documents["doc"], [len(f) for f in fps]) if fps else np.empty(0, np.int32),
-            "pos": np.concatenate([f.pos for f in fps]).astype(np.int32) if fps else np.empty(0, np.int32),
-            "start_offset": (np.concatenate([f.start for f in fps]).astype(np.int32) if fps
-                             else np.empty(0, np.int32)),
-            "end_offset": (np.concatenate([f.stop for f in fps]).astype(np.int32) if fps
-                           else np.empty(0, np.int32)),
-        }
-        return documents, texts, fingerprints
+        if not fps:
+            e = np.empty(0, np.int32)
+            return {"hash": np.empty(0, np.int64), "doc": e, "pos": e, "start_offset": e, "end_offset": e}, \
+                np.empty(0, bool)
+        return {
+            "hash": np.concatenate([f.hash for f in fps]),
+            "doc": np.repeat(doc_ids, [len(f) for f in fps]),
+            "pos": np.concatenate([f.pos for f in fps]).astype(np.int32),
+            "start_offset": np.concatenate([f.start for f in fps]).astype(np.int32),
+            "end_offset": np.concatenate([f.stop for f in fps]).astype(np.int32),
+        }, np.concatenate(self.first)

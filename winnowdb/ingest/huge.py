@@ -1,39 +1,40 @@
-"""Store one huge document in its own transaction, streaming its fingerprints segment by segment.
+"""Store one huge document: its fingerprints computed segment by segment into the add's run.
 
 A document longer than ``segmented.HUGE_CHARS`` characters would need tens of gigabytes to be
-fingerprinted whole; ``add_huge`` streams the fingerprints ``segmented.iter_fingerprints`` makes
-into the index (``store.writes.write_streamed``), so memory stays bounded and the document is
-stored completely or not at all.
+fingerprinted whole; ``add_huge`` hands the fingerprints ``segmented.iter_fingerprints`` makes to
+the add's ``store.runs.FingerprintRun`` a segment at a time (which spills them to disk beyond a
+limit), so memory stays bounded, then commits the document's row and text like any batch: stored
+with the rest of the add, completely or not at all.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
-from ..store.writes import write_streamed
+from ..store.interrupts import deferred_interrupt
+from ..store.writes import write_batch
 from .batches import Batch
 from .segmented import SegmentStats, iter_fingerprints, prose_edges, segment_params, text_family
 
-__all__ = ["add_huge", "memory_cap_mb"]
+__all__ = ["add_huge"]
 
 
-def memory_cap_mb(size: int) -> int:
-    """DuckDB's memory limit (MB) while storing a huge document of ``size`` bytes."""
-    return max(512, 3 * size >> 20)
-
-
-def add_huge(store, src, settings: dict[str, str], doc: dict, *, language: str | None = None,
-             every_kgram: bool = False) -> int:
-    """Store one huge document (a ``Source``) in its own transaction, streaming its fingerprints.
+def add_huge(store, src, settings: dict[str, str], doc: dict, run, *, language: str | None = None,
+             every_kgram: bool = False, on_commit: Callable[[int], None] | None = None) -> int:
+    """Fingerprint one huge document (a ``Source``) into ``run`` and commit its row and text.
 
     ``doc`` holds the document row's fields that do not depend on the fingerprints (doc, path,
-    submission, label, kind, added_at, replaces). Returns the number of fingerprints.
+    submission, sub, label, kind, added_at, replaces). Its number of distinct hashes is counted
+    when the run is stored (``hashes`` -1 until then). Ctrl-C stops the fingerprinting (the run
+    drops the rows of a document that was never committed); once the row is being committed it
+    waits until ``on_commit(fingerprints)`` has counted it. Returns the number of fingerprints.
     """
-    import pyarrow as pa
-
     params = segment_params(settings, text_family(settings, doc["path"], language), every_kgram)
     stats = SegmentStats()
+    pieces = iter_fingerprints(src.text, stats=stats, **params)
 
-    def _with_edges(pieces):  # prose boilerplate: also the k-grams across its edges
+    def with_edges():  # prose boilerplate: also the k-grams across its edges
         yield from pieces
         if every_kgram and params["family"] == "prose":
             edges = prose_edges(src.text, params["k"], stats.units)
@@ -41,52 +42,18 @@ def add_huge(store, src, settings: dict[str, str], doc: dict, *, language: str |
             if len(edges):
                 yield edges
 
-    schema = pa.schema([("hash", pa.int64()), ("doc", pa.int32()), ("pos", pa.int32()),
-                        ("start_offset", pa.int32()), ("end_offset", pa.int32())])
-    failure: list[BaseException] = []
-
-    def batches():
-        try:
-            for f in _with_edges(iter_fingerprints(src.text, stats=stats, **params)):
-                yield pa.record_batch([
-                    pa.array(f.hash, pa.int64()),
-                    pa.array(np.full(len(f), doc["doc"], dtype=np.int32)),
-                    pa.array(f.pos.astype(np.int32)),
-                    pa.array(f.start.astype(np.int32)),
-                    pa.array(f.stop.astype(np.int32)),
-                ], schema=schema)
-        except BaseException as exc:  # DuckDB would report it as a scan error: keep the original
-            failure.append(exc)
-            raise
-
-    def finish():
-        batch = Batch()
-        batch.docs.append(dict(doc, normalizer=params["family"], content_hash=src.content_hash,
-                               normalized_hash=stats.normalized_hash, encoding=src.encoding,
-                               bytes=src.size, chars=len(src.text), units=stats.units,
-                               fingerprints=stats.fingerprints, simhash=stats.simhash))
-        batch.texts.append(src.text)
-        documents, texts, _ = batch.tables()
-        return documents, texts
-
-    import duckdb
-
-    replaced = [doc["replaces"]] if doc.get("replaces") is not None else []
-    # DuckDB would otherwise keep most of what the transaction writes in memory; a cap of a few
-    # times the text makes it write out instead (peak RSS for a 200 MB file: 2.8 -> 1.7 GB).
-    # Should the cap be too small, the document is stored again without one.
-    for cap in (memory_cap_mb(src.size), None):
-        stats = SegmentStats()
-        failure.clear()
-        try:
-            write_streamed(store, pa.RecordBatchReader.from_batches(schema, batches()), finish, replaced,
-                           memory_limit_mb=cap)
-            return stats.fingerprints
-        except duckdb.OutOfMemoryException:
-            if cap is None:
-                raise
-        except Exception:
-            if failure:
-                raise failure[0] from None
-            raise
-    raise AssertionError("unreachable")
+    for f in with_edges():
+        run.add({"hash": f.hash, "doc": np.full(len(f), doc["doc"], dtype=np.int32), "pos": f.pos,
+                 "start_offset": f.start, "end_offset": f.stop}, np.zeros(len(f), dtype=bool))
+    batch = Batch()
+    batch.docs.append(dict(doc, normalizer=params["family"], content_hash=src.content_hash,
+                           normalized_hash=stats.normalized_hash, encoding=src.encoding, bytes=src.size,
+                           chars=len(src.text), units=stats.units, fingerprints=stats.fingerprints,
+                           simhash=stats.simhash, hashes=-1))
+    batch.texts.append(src.text)
+    documents, texts = batch.tables()
+    with deferred_interrupt():  # Ctrl-C from here on waits: committed and counted, or neither
+        write_batch(store, documents, texts)
+        if on_commit:
+            on_commit(stats.fingerprints)
+    return stats.fingerprints

@@ -1,10 +1,13 @@
 """The ``add`` pipeline: walk -> read -> normalize -> fingerprint -> store, in committed batches.
 
 Files are read, skipped when unchanged (same content hash, kind, label and submission),
-normalized, fingerprinted (``prepare``, in worker processes) and written to the index in batches
-of a few megabytes, each batch one transaction, committed by a writer thread while the next batch
-is being prepared (``batches``). An interruption (Ctrl-C, a kill) loses at most the batch not yet
-committed; running the same ``add`` again finishes the job.
+normalized, fingerprinted (``prepare``, in worker processes) and their documents and texts
+committed in batches of a few megabytes, each batch one transaction, by a writer thread while the
+next batch is being prepared (``batches``); their fingerprints are stored at the end, ordered by
+hash, in one transaction that makes the documents indexed (``store.runs``). Ctrl-C stops reading
+and stores what was read; a kill loses at most the batch not yet committed: the next ``add``
+fingerprints the committed documents again from their stored texts (``fold_pending``) before it
+reads anything, so running the same ``add`` again finishes the job.
 """
 from __future__ import annotations
 
@@ -14,10 +17,11 @@ from pathlib import Path
 from typing import Callable
 
 from ..settings import text_normalizer
-from ..store.interrupts import deferred_interrupt
+from ..store.runs import FingerprintRun
 from ..store.writes import bulk_writes
 from .batches import AddSummary, Batch, BatchWriter
 from .huge import add_huge
+from .pending import fold_pending
 from .placement import Placement
 from .prepare import default_jobs, prepare_task, prepared_stream
 from .read import Skipped
@@ -33,15 +37,18 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
               submission_depth: int | None = None, language: str | None = None,
               on_start: Callable[[int, int], None] | None = None,
               on_file: Callable[[str, int], None] | None = None,
+              on_finish: Callable[[int], None] | None = None,
               jobs: int | None = None) -> AddSummary:
     """Index every file under ``paths``; returns what was done (also when interrupted).
 
-    ``on_start(files, total_bytes)`` and ``on_file(path, size)`` report progress. ``jobs`` worker
+    ``on_start(files, total_bytes)`` and ``on_file(path, size)`` report progress, and
+    ``on_finish(fingerprints)`` the start of the final step (storing the fingerprints). ``jobs`` worker
     processes read and fingerprint files (default: one per CPU; 1 = all in this process); this
     process alone writes to the index, in order, so the result does not depend on ``jobs``.
     """
     t0 = time.perf_counter()
     text_normalizer(store.settings)  # an index this winnowdb cannot read text for: say so first
+    fold_pending(store)  # what an add that was killed committed, stored before anything new
     summary = AddSummary()
     kind = "boilerplate" if boilerplate else "document"
     walked = walk(paths)
@@ -65,8 +72,8 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     next_id = store.next_doc_id()
     batch = Batch()
     settings = store.settings
-
-    writer = BatchWriter(store, summary)
+    run = FingerprintRun(store)
+    writer = BatchWriter(store, summary, run)
 
     def flush() -> None:
         """Hand the batch to the writer thread (once the previous batch is committed)."""
@@ -89,6 +96,9 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         labels.append(file_label)
 
     remaining = sum(sizes.values())  # bytes of the files not yet done
+    #: submission name -> its id: an existing submission keeps its own; a new one takes the id of
+    #: its first document
+    sub_ids = store.submission_ids(sorted(set(submissions)))
 
     def done(spath: str) -> None:
         nonlocal remaining
@@ -96,7 +106,9 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         if on_file:
             on_file(spath, sizes[Path(spath)])
 
-    try:
+    def _read_all() -> None:
+        """Read, fingerprint and commit every file, in order."""
+        nonlocal next_id, batch
         # the writer is left first: its last commit is done (or failed) before workers stop;
         # bulk_writes: the batches' log is checkpointed into the file once, not every 16 MB
         with bulk_writes(store), prepared_stream(tasks, jobs if jobs is not None else default_jobs(),
@@ -114,37 +126,41 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                     summary.unchanged += 1
                     done(spath)
                     continue
+                sub = sub_ids.setdefault(submission, next_id)
                 if prep.status == "huge":
-                    # -- reliability (issue 4): a huge document is fingerprinted and stored in segments,
-                    # in its own transaction, so memory stays bounded (see winnowdb/segmented.py) --
+                    # -- reliability (issue 4): a huge document is fingerprinted in segments into
+                    # the run, so memory stays bounded (see ingest/segmented.py and ingest/huge.py) --
                     src = prep.src
                     flush()
                     writer.wait()  # the connection is this thread's again
-                    with deferred_interrupt():  # Ctrl-C still aborts the streaming, not commit + count
-                        summary.fingerprints += add_huge(store, src, settings, dict(
-                            doc=next_id, path=spath, submission=submission, label=label, kind=kind,
-                            added_at=_dt.datetime.now(), replaces=old[0] if old is not None else None),
-                            language=language, every_kgram=boilerplate)
+                    def counted(fingerprints: int, replacing: bool = old is not None, size: int = src.size) -> None:
+                        nonlocal next_id
+                        summary.fingerprints += fingerprints
                         summary.batches += 1
-                        summary.added += old is None
-                        summary.updated += old is not None
-                        summary.bytes += src.size
+                        summary.added += not replacing
+                        summary.updated += replacing
+                        summary.bytes += size
                         next_id += 1
+
+                    # Ctrl-C aborts the fingerprinting, not the commit and its counts
+                    add_huge(store, src, settings, dict(
+                        doc=next_id, path=spath, submission=submission, sub=sub, label=label, kind=kind,
+                        added_at=_dt.datetime.now(), replaces=old[0] if old is not None else None),
+                        run, language=language, every_kgram=boilerplate, on_commit=counted)
                     done(spath)
                     continue
                     # -- end reliability --
                 src = prep.src
                 batch.docs.append(dict(
-                    doc=next_id, path=spath, submission=submission, label=label, kind=kind,
+                    doc=next_id, path=spath, submission=submission, sub=sub, label=label, kind=kind,
                     normalizer=prep.normalizer, content_hash=src.content_hash,
                     normalized_hash=prep.normalized_hash, encoding=src.encoding, bytes=src.size,
-                    chars=len(src.text), units=prep.units, fingerprints=len(prep.fps),
+                    chars=len(src.text), units=prep.units, fingerprints=len(prep.fps), hashes=prep.hashes,
                     added_at=_dt.datetime.now(), simhash=prep.simhash,
                     replaces=old[0] if old is not None else None))
-                if old is not None:
-                    batch.replaced.append(old[0])
                 batch.texts.append(src.text)
                 batch.fps.append(prep.fps)
+                batch.first.append(prep.first)
                 batch.bytes += src.size
                 next_id += 1
                 done(spath)
@@ -152,7 +168,19 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                         or len(batch) >= BATCH_DOCS:
                     flush()  # batches shrink towards the end, so little is left to write at the end
             flush()
-    except KeyboardInterrupt:
-        summary.interrupted = True
+
+    try:
+        with run:
+            try:
+                _read_all()
+            except KeyboardInterrupt:  # stop reading; what was read and committed is stored below
+                summary.interrupted = True
+            if summary.batches:  # one transaction: the fingerprints, and the documents indexed
+                if on_finish:
+                    on_finish(run.rows)
+                with bulk_writes(store):
+                    run.finish()
+    except KeyboardInterrupt:  # a second Ctrl-C while storing: the documents stay pending, and
+        summary.interrupted = True  # the next add stores them (fold_pending)
     summary.seconds = time.perf_counter() - t0
     return summary

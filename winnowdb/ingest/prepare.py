@@ -15,8 +15,8 @@ from . import segmented
 from .document import document_simhash, fingerprint_source, normalized_hash
 from .read import Skipped, Source, read_source
 
-__all__ = ["Prepared", "prepare", "prepare_task", "prepared_stream", "default_jobs", "PARALLEL_MIN_BYTES",
-           "PARALLEL_MIN_FILES"]
+__all__ = ["Prepared", "prepare", "prepare_task", "prepared_stream", "default_jobs", "first_of_each_hash",
+           "PARALLEL_MIN_BYTES", "PARALLEL_MIN_FILES"]
 
 
 @dataclass
@@ -31,6 +31,8 @@ class Prepared:
     normalized_hash: str = ""
     units: int = 0
     fps: object = None
+    first: object = None  # mask of the first row of each distinct hash in fps
+    hashes: int = 0  # distinct hashes in fps
     simhash: int = 0
 
 
@@ -58,9 +60,20 @@ def prepare(path: str, settings: dict[str, str], language: str | None, boilerpla
                                                    every_kgram=boilerplate)
     except ValueError as exc:
         return Prepared(path, "skipped", skipped=Skipped(path, str(exc).split(": ", 1)[-1]))
+    first, hashes = first_of_each_hash(fps.hash)
     return Prepared(path, "ok", src=src, normalizer=normalizer, normalized_hash=normalized_hash(norm),
-                     units=len(norm), fps=fps,
-                     simhash=document_simhash(src.text, norm if normalizer == "text" else None))
+                    units=len(norm), fps=fps, first=first, hashes=hashes,
+                    simhash=document_simhash(src.text, norm if normalizer == "text" else None))
+
+
+def first_of_each_hash(hashes) -> tuple:
+    """(mask of the first occurrence of each distinct hash, number of distinct hashes)."""
+    import numpy as np
+
+    _, at = np.unique(hashes, return_index=True)
+    first = np.zeros(hashes.shape[0], dtype=bool)
+    first[at] = True
+    return first, int(at.shape[0])
 
 
 def _may_be_huge(path: str) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..store.max_df import remember as remember_max_df
 from ..store.writes import remove_documents
 
 __all__ = ["remove_paths"]
@@ -16,6 +15,4 @@ def remove_paths(store, paths: list[str | os.PathLike]) -> list[str]:
     gone = [(d, p) for d, p in store.rows("document_paths")
             if any(p == w or p.startswith(w.rstrip(os.sep) + os.sep) for w in wanted)]
     remove_documents(store, [d for d, _ in gone])
-    if gone:
-        remember_max_df(store)
     return sorted(p for _, p in gone)

@@ -8,7 +8,8 @@ year's submissions would silently stop matching last year's. ``retokenize_code``
 are not needed. Documents are rewritten in batches that each commit, keeping their ids, paths,
 submissions, labels, kinds and dates (so the stored ``clusters`` snapshot keeps naming them); the
 new version is recorded only after the last batch, so an interrupted run leaves a consistent index
-and is simply run again.
+and is simply run again. Each batch is one transaction: the documents' old fingerprints out, the
+new ones in (ordered by hash, ``store.runs``), their rows and the statistics updated.
 
 An index imported without texts (``export`` without ``--texts``, originals gone) stores an empty
 text for such documents. Their code is read back from the file at their path when its bytes still
@@ -25,11 +26,10 @@ import numpy as np
 
 from ..settings import CODE_TOKENS_VERSION
 from ..store.interrupts import deferred_interrupt
-from ..store.max_df import remember as remember_max_df
+from ..store.runs import FingerprintRun
 from ..store.schema import stale_code_count
-from ..store.writes import write_batch
-from .batches import Batch
 from .document import fingerprint_source, normalized_hash
+from .prepare import first_of_each_hash
 from .read import lone_cr_as_lf, read_unchanged
 
 __all__ = ["stale_code_documents", "retokenize_code", "Retokenized", "without_text_message"]
@@ -85,7 +85,9 @@ def retokenize_code(store, *, on_start: Callable[[int, int], None] | None = None
             start += 1
         with store.relations(wanted_docs={"doc": np.array(chunk, dtype=np.int32)}):
             docs = store.rows("documents_with_texts")
-        batch = Batch()
+        run = FingerprintRun(store)
+        rewritten: dict[str, list] = {k: [] for k in ("doc", "normalizer", "normalized_hash", "units",
+                                                      "fingerprints", "hashes", "text")}
         for (doc, path, submission, label, kind, normalizer, content_hash, encoding, size, added_at,
              simhash, chars, text) in docs:
             if len(text) != chars:  # not stored (imported without texts): the file, if unchanged
@@ -100,24 +102,24 @@ def retokenize_code(store, *, on_start: Callable[[int, int], None] | None = None
             # code is never stored in segments (segmented.is_huge is for text), so one pass does
             name, norm, fps = fingerprint_source(text, settings, path=path, language=language,
                                                  every_kgram=kind == "boilerplate")
-            batch.docs.append(dict(
-                doc=doc, path=path, submission=submission, label=label, kind=kind, added_at=added_at,
-                replaces=doc, normalizer=name, content_hash=content_hash,
-                normalized_hash=normalized_hash(norm),
-                encoding=encoding, bytes=size, chars=len(text), units=len(norm),
-                fingerprints=len(fps), simhash=simhash))  # the simhash of code is of its text
-            batch.replaced.append(doc)
-            batch.texts.append(text)
-            batch.fps.append(fps)
+            first, hashes = first_of_each_hash(fps.hash)
+            run.add({"hash": fps.hash, "doc": np.full(len(fps), doc, dtype=np.int32), "pos": fps.pos,
+                     "start_offset": fps.start, "end_offset": fps.stop}, first)
+            for key, value in (("doc", doc), ("normalizer", name), ("normalized_hash", normalized_hash(norm)),
+                               ("units", len(norm)), ("fingerprints", len(fps)), ("hashes", hashes),
+                               ("text", text)):
+                rewritten[key].append(value)
             if on_doc:
                 on_doc(path, len(text))
-        if len(batch):
-            documents, texts, fingerprints = batch.tables()
+        if rewritten["doc"]:  # one transaction: the documents' new fingerprints, rows and statistics
+            columns = {k: np.array(v, dtype=np.int32 if k == "doc" else np.int64 if k in (
+                "units", "fingerprints", "hashes") else object) for k, v in rewritten.items()}
             with deferred_interrupt():
-                write_batch(store, documents, texts, fingerprints, batch.replaced, same_ids=True)
-        result.done += len(batch)
+                run.finish(pending=False, rewritten=columns)
+        else:
+            run.close()
+        result.done += len(rewritten["doc"])
     with deferred_interrupt():
         if not result.without_text:  # else the index still holds code of the older tokenizer
             store.set_setting("code_tokens_version", CODE_TOKENS_VERSION)
-        remember_max_df(store)
     return result

@@ -244,6 +244,7 @@ def fingerprint(spark, filelist: str, out: str, *, boilerplate_list: str | None 
     (``job_settings``). Returns the manifest written to ``out``.
     """
     from pyspark import StorageLevel
+    from pyspark.sql import Window
     from pyspark.sql import functions as F
 
     settings = dict(settings or job_settings())
@@ -280,7 +281,11 @@ def fingerprint(spark, filelist: str, out: str, *, boilerplate_list: str | None 
         if max_id is not None and max_id > _MAX_DOC:
             raise WinnowError("more than 2**31 - 1 listed files: split the list into several jobs")
         docs = rows.where("row_kind = 'd'")
-        docs.select(*[F.col(f"`{c}`") for c in doc_cols]).write.mode("overwrite").parquet(base + "/documents")
+        # a submission's id (sub) is its first document's, over the whole list (each batch's
+        # store numbered only its own files)
+        first = F.min("doc").over(Window.partitionBy("submission"))
+        docs.select(*[first.cast("int").alias("sub") if c == "sub" else F.col(f"`{c}`") for c in doc_cols]) \
+            .write.mode("overwrite").parquet(base + "/documents")
         fps = docs.selectExpr("doc", "inline(arrays_zip(fp_hash, fp_pos, fp_start_offset, fp_end_offset))") \
             .selectExpr("fp_hash AS hash", "doc", "fp_pos AS pos", "fp_start_offset AS start_offset",
                         "fp_end_offset AS end_offset", f"CAST({bucket_sql(buckets, 'fp_hash')} AS INT) AS bucket")
@@ -343,7 +348,9 @@ def pairs(spark, export_dir: str, out: str | None = None, *, max_df: int | None 
 
 def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
           min_shared: int = 1, registered: bool = False) -> list[dict]:
-    """``sql/query_hits.sql`` on Spark: the submissions of an export sharing passages with ``source``.
+    """``sql/query_hits.sql`` and ``query_hit_sizes.sql`` on Spark: the submissions of an export
+    sharing passages with ``source``, with sizes and scores (the hits' hashes read from the stored
+    fingerprints: ``hit_hashes_stored.sql``).
 
     As ``Index.query``: an indexed file (or submission) is looked up by its stored fingerprints
     and does not find itself; any other file is fingerprinted with the export's settings.
@@ -372,6 +379,11 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
         table = pa.table({"hash": side.fingerprints["hash"]})
         spark.createDataFrame(table, "hash bigint").createOrReplaceTempView("query_fingerprints")
     cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
-    df = ssql.run(spark, "query_hits", max_df=cap, exclude=exclude, min_shared=max(1, int(min_shared)),
-                  top=int(top) if top and top > 0 else None)
-    return ssql.rows(df)
+    hits = ssql.run(spark, "query_hits", max_df=cap, exclude=exclude, min_shared=max(1, int(min_shared)),
+                    top=int(top) if top and top > 0 else None)
+    hits.cache().createOrReplaceTempView("query_hit_rows")  # sizes and scores next, as Index.query
+    try:
+        ssql.run(spark, "hit_hashes_stored").createOrReplaceTempView("hit_hashes")
+        return ssql.rows(ssql.run(spark, "query_hit_sizes", max_df=cap))
+    finally:
+        hits.unpersist()

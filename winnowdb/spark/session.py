@@ -3,7 +3,8 @@
 Under spark-submit (or in a notebook) the session that already exists is used as it is: the
 cluster manager, memory and parallelism are the submitter's choice. Otherwise a local session is
 started: master ``$WINNOWDB_SPARK_MASTER`` or ``local[*]``, no web UI, a number of shuffle
-partitions suited to one machine, and quiet logging (errors only; ``log4j2.properties`` here).
+partitions suited to one machine, workers running this Python interpreter (unless
+``$PYSPARK_PYTHON`` names another), and quiet logging (errors only; ``log4j2.properties`` here).
 Under spark-submit (``PYSPARK_GATEWAY_PORT`` is set) no master is chosen here: spark-submit's own
 ``--master`` and ``--conf`` apply.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -61,6 +63,8 @@ def get_session(master: str | None = None, *, app_name: str = "winnowdb", conf: 
             # no spark-warehouse/ folder in the working directory (winnowdb uses temp views only)
             "spark.sql.warehouse.dir": os.path.join(tempfile.gettempdir(), "winnowdb-spark-warehouse"),
         }
+        if not os.environ.get("PYSPARK_PYTHON"):  # the workers run this Python (and its packages),
+            os.environ["PYSPARK_PYTHON"] = sys.executable  # not whatever python3 is on PATH
         quiet = Path(__file__).with_name("log4j2.properties")
         if quiet.exists():
             settings["spark.driver.extraJavaOptions"] = f"-Dlog4j2.configurationFile={quiet.as_uri()}"

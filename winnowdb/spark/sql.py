@@ -2,8 +2,10 @@
 
 ``register_export`` reads an export directory (``winnowdb export --parquet`` or ``winnowdb spark
 fingerprint``) into temporary views named like the index's tables, then runs
-``create_views.sql`` through ``sqlfiles.for_spark`` so document_fingerprints, boilerplate_hashes,
-fingerprint_df and default_max_df exist exactly as in a DuckDB index. ``run`` executes one query
+``create_views.sql`` through ``sqlfiles.for_spark`` so document_fingerprints, fingerprint_df,
+default_max_df and pairs exist exactly as in a DuckDB index; the kept statistics an export may
+lack (shared_hashes, boilerplate_hashes, meta, documents_pending: ``export.DERIVED``) are views
+counting them from the fingerprints. ``run`` executes one query
 file with named parameters bound (Spark's ``:name`` markers; never spliced into the text).
 """
 from __future__ import annotations
@@ -12,7 +14,8 @@ import os
 from typing import Any
 
 from ..store import sqlfiles
-from ..store.export import FINGERPRINT_COLUMNS, PARTITIONED, read_manifest
+from ..errors import WinnowError
+from ..store.export import DERIVED, FINGERPRINT_COLUMNS, PARTITIONED, check_current, read_manifest
 
 __all__ = ["statements", "register_export", "create_views", "cache_views", "run", "rows",
            "default_max_df", "export_settings", "CACHED_VIEWS", "is_local", "local_path"]
@@ -46,7 +49,7 @@ def export_tables(spark, directory: str | os.PathLike) -> list[str]:
     if is_local(directory):
         from ..store.export import exported_tables
 
-        read_manifest(local_path(directory))
+        check_current(read_manifest(local_path(directory)), directory)
         return exported_tables(local_path(directory))
     jvm = spark.sparkContext._jvm
     path = jvm.org.apache.hadoop.fs.Path(str(directory))
@@ -74,7 +77,13 @@ def register_export(spark, directory: str | os.PathLike, *, views: bool = True) 
         df = spark.read.parquet(_uri(directory, name))
         if name in PARTITIONED:
             df = df.select(*FINGERPRINT_COLUMNS)
+        if name == "documents" and "sub" not in df.columns:  # an export of winnowdb 0.1 elsewhere
+            raise WinnowError(f"{directory}: an export of an older format (its documents have no sub "
+                              f"column): import it (`winnowdb import`) and export it again")
         df.createOrReplaceTempView(name)
+    for name, counted in DERIVED.items():  # tables a Spark-fingerprinted export does not hold
+        if name not in names:
+            spark.sql(statements(f"CREATE OR REPLACE VIEW {name} AS {sqlfiles.load(counted)}")[0])
     if views:
         create_views(spark)
     return names
@@ -82,7 +91,7 @@ def register_export(spark, directory: str | os.PathLike, *, views: bool = True) 
 
 #: views every pair / query file reads more than once; Spark inlines views and CTEs (DuckDB
 #: materializes shared CTEs), so jobs cache these lazily instead: same SQL, computed once
-CACHED_VIEWS = ("document_fingerprints", "fingerprint_df", "boilerplate_hashes")
+CACHED_VIEWS = ("document_fingerprints", "fingerprint_df", "shared_hashes", "boilerplate_hashes")
 
 
 def cache_views(spark) -> None:

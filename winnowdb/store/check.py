@@ -4,20 +4,24 @@ The index is opened read-only, directly with DuckDB (not through ``Store.open``,
 some of the states this should report). Checked, each by one query in ``sql/check_*.sql`` or
 against the code's own definitions:
 
-* the tables and columns are the ones this version creates (``sql/create_tables.sql``);
+* the tables, columns and keys are the ones this version creates (``sql/create_tables.sql``);
 * settings: every key once, the required keys present, values valid, the schema version and
   hash version the ones this winnowdb reads and computes;
-* no two rows share a document id or a path; every document has exactly one stored text of its
+* no two rows share a document id or a path (the keys refuse them, unless a table was rebuilt
+  without its key); every document has exactly one stored text of its
   recorded length; its recorded fingerprint count equals its fingerprint rows, and every
   fingerprint's position and text span lie inside it;
 * no fingerprints or texts belong to no document;
+* the kept statistics (each document's distinct hashes, submission ids, the document frequencies
+  of shared hashes, the distinct-hash and boilerplate counts) equal a count over the stored rows;
 * every stored value can be read (DuckDB verifies block checksums as it reads).
 
 Not problems, but reported as notes: code fingerprinted by an older code tokenizer (new code
 matches it less well until ``winnowdb upgrade`` fingerprints it again); rows of the clusters
 snapshot whose document is gone (left by an older winnowdb; ``winnowdb clusters`` rewrites them);
 documents whose text is not stored (the empty text ``winnowdb import`` stores when an export
-without texts cannot be read back from the files: scores work, passages cannot be shown).
+without texts cannot be read back from the files: scores work, passages cannot be shown);
+documents an add committed but was stopped before storing their fingerprints (the next add does).
 
 ``check_index`` returns a ``CheckReport``; the CLI prints it and exits 1 when there are problems.
 """
@@ -50,6 +54,12 @@ CHECKS = [
     ("fingerprint spans", "check_fingerprint_spans",
      "document {doc} ({path}) has {bad_rows} fingerprints outside its text"),
     ("document values", "check_document_values", "document {doc} ({path}) has impossible values: {problem}"),
+    ("distinct hashes per document", "check_document_hashes",
+     "document {doc} ({path}) records {recorded} distinct hashes but has {stored}"),
+    ("submission ids", "check_submission_ids", "submission {submission}: {ids}"),
+    ("document frequencies", "check_shared_hashes",
+     "hash {hash}: kept document frequency {kept}, counted {counted}"),
+    ("kept counts", "check_kept_counts", "{what}: kept {kept}, counted {counted}"),
 ]
 
 MAX_EXAMPLES = 5
@@ -97,16 +107,21 @@ class CheckReport:
                              for p in self.problems]}
 
 
-def _expected_columns() -> dict[str, list[tuple[str, str]]]:
-    """table -> [(column, type)] as ``sql/create_tables.sql`` creates them."""
+def _expected_schema() -> tuple[dict[str, list[tuple[str, str]]], set[tuple[str, str, str]]]:
+    """(table -> [(column, type)], {(table, key type, columns)}) as ``sql/create_tables.sql``
+    creates them."""
     import duckdb
 
     con = duckdb.connect()
     try:
         con.execute(sqlfiles.load("create_tables"))
-        return _columns(con)
+        return _columns(con), _keys(con)
     finally:
         con.close()
+
+
+def _keys(con) -> set[tuple[str, str, str]]:
+    return {tuple(r) for r in con.execute(sqlfiles.load("table_keys")).fetchall()}
 
 
 def _columns(con) -> dict[str, list[tuple[str, str]]]:
@@ -114,6 +129,18 @@ def _columns(con) -> dict[str, list[tuple[str, str]]]:
     for table, column, dtype in con.execute(sqlfiles.load("table_columns")).fetchall():
         out.setdefault(table, []).append((column, dtype))
     return out
+
+
+def _older_schema(report: CheckReport, con) -> bool:
+    """Report an index of an older schema (whose tables differ by design) as one problem."""
+    from .schema import SCHEMA_VERSION
+
+    version = dict(con.execute(sqlfiles.load("settings_all")).fetchall()).get("schema_version", "")
+    if version.isdigit() and 0 < int(version) < SCHEMA_VERSION:
+        report.add("settings", [f"schema version {version} is older than this winnowdb's ({SCHEMA_VERSION}): "
+                                f"run `winnowdb upgrade`"])
+        return True
+    return False
 
 
 def _check_settings(report: CheckReport, settings: dict[str, str]) -> None:
@@ -156,9 +183,11 @@ def check_index(path: str | os.PathLike) -> CheckReport:
     try:
         # 1. tables and columns
         report.checks += 1
-        expected, found = _expected_columns(), _columns(con)
+        (expected, expected_keys), found = _expected_schema(), _columns(con)
         if "settings" not in found:
             raise WinnowError(f"{path} is a DuckDB file but not a winnowdb index (no settings table)")
+        if _older_schema(report, con):
+            return report  # its tables are an older schema's: `upgrade` makes them this one's
         bad = []
         for table, cols in expected.items():
             if table not in found:
@@ -173,6 +202,9 @@ def check_index(path: str | os.PathLike) -> CheckReport:
         report.add("tables", bad)
         if bad:
             return report  # the queries below assume the tables are there
+        report.checks += 1
+        report.add("keys", [f"table {table} has lost its {kind} ({cols}): duplicates can get in"
+                            for table, kind, cols in sorted(expected_keys - _keys(con))])
         # 2. settings
         report.checks += 1
         settings: dict[str, str] = {}
@@ -203,6 +235,7 @@ def check_index(path: str | os.PathLike) -> CheckReport:
         _note_old_code_tokens(report, con, settings)
         _note_stale_clusters(report, con)
         _note_unstored_texts(report, con)
+        _note_pending(report, con)
         return report
     except duckdb.Error as exc:
         report.add("storage", [f"cannot read the index: {_first_line(exc)}"])
@@ -255,6 +288,21 @@ def _note_unstored_texts(report: CheckReport, con) -> None:
         report.notes.append(f"{n} document{'s have' if n != 1 else ' has'} no stored text (e.g. {rows[0][1]}): "
                             "imported from an export made without --texts, their files not read back; pairs "
                             "and scores are complete, but compare and report cannot show their passages")
+
+
+def _note_pending(report: CheckReport, con) -> None:
+    import duckdb
+
+    try:
+        rows = con.execute(sqlfiles.load("check_pending")).fetchall()
+    except duckdb.Error:
+        return
+    if rows:
+        n = len(rows)
+        report.notes.append(f"{n} document{'s' if n != 1 else ''} (e.g. {rows[0][1]}) {'were' if n != 1 else 'was'} "
+                            "committed by an add that was stopped before it stored their fingerprints: "
+                            "queries do not see them yet; the next `winnowdb add` stores them from their "
+                            "texts")
 
 
 def _first_line(exc: Exception) -> str:

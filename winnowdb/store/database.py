@@ -82,6 +82,7 @@ class Store:
             raise WinnowError(describe_duckdb_error(path, exc, read_only)) from None
         try:
             no_network_extensions(con)
+            _lookups_by_value(con)
             tables = _table_names(con)
             if "settings" not in tables:
                 if tables or not create or read_only:
@@ -109,6 +110,7 @@ class Store:
         ``:memory:``, and the Spark fingerprint job's private index per batch of files)."""
         con = duckdb.connect(MEMORY)
         no_network_extensions(con)
+        _lookups_by_value(con)
         schema.create_index(con, {k: v for k, v in settings.items()
                                   if k not in ("schema_version", "created_by", "created_at")})
         store = cls(con, MEMORY, False)
@@ -152,9 +154,10 @@ class Store:
                     pass
 
     def _views(self, temporary: bool = False) -> None:
-        digest = schema.create_views(self._con, self.settings, temporary=temporary)
+        digest = schema.create_views(self._con, schema.read_meta(self._con), temporary=temporary)
         if digest is not None:
-            self.set_setting(schema.VIEWS_DIGEST, digest)
+            with self.transaction() as con:
+                schema.write_meta(con, schema.VIEWS_DIGEST, digest)
 
     def close(self) -> None:
         self._con.close()
@@ -291,6 +294,20 @@ class Store:
         with self.relations(wanted_paths=_paths(paths)):
             return {p: (label, sub) for p, label, sub in self.rows("placements")}
 
+    def submission_ids(self, names: list[str]) -> dict[str, int]:
+        """The ids of those of the submissions ``names`` the index has."""
+        if not names:
+            return {}
+        import numpy as np
+
+        with self.relations(wanted_names={"name": np.array(names, dtype=object)}):
+            return {name: int(sub) for name, sub in self.rows("submission_ids")}
+
+    def pending_documents(self) -> int:
+        """How many documents a killed add committed whose fingerprints are not stored yet
+        (queries do not see them; the next add stores them)."""
+        return int(self.value("pending_count"))
+
     def folder_submissions(self) -> dict[str, str | None]:
         """Folder submissions -> the label all their files share (or None)."""
         return dict(self.rows("folder_submissions"))
@@ -302,8 +319,8 @@ class Store:
         return int(self.value("next_doc_id"))
 
     def default_max_df(self) -> int:
-        """The default --max-df of this index (``max_df``: remembered or computed)."""
-        from .max_df import default_max_df
+        """The default --max-df of this index (``stats``: remembered by the last write)."""
+        from .stats import default_max_df
 
         return default_max_df(self)
 
@@ -352,6 +369,19 @@ class Store:
         """DuckDB works with ``n`` threads in the block (``add``'s workers take the other cores)."""
         with self.setting_for_block("threads", str(int(n))):
             yield
+
+
+#: the most values a join's build side may hold for DuckDB to push them into the scan of the other
+#: side as an IN filter, which the zone maps of hash-ordered fingerprints turn into reading only
+#: the row groups that can hold them (a query looks up a few hundred to a few thousand hashes)
+IN_FILTER_VALUES = 10_000
+
+
+def _lookups_by_value(con) -> None:
+    try:
+        con.execute(f"SET dynamic_or_filter_threshold = {IN_FILTER_VALUES}")
+    except duckdb.Error:  # a DuckDB without the setting: lookups scan more, nothing else changes
+        pass
 
 
 def _table_names(con) -> set[str]:

@@ -34,17 +34,25 @@ from . import sqlfiles
 from .sqlfiles import registered
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "DEFAULT_BUCKETS", "bucket_sql", "export_parquet",
-           "read_manifest", "write_manifest", "table_glob", "exported_tables", "duckdb_views",
+           "read_manifest", "write_manifest", "check_current", "DERIVED", "table_glob", "exported_tables", "duckdb_views",
            "import_parquet", "import_pairs"]
 
 FORMAT = "winnowdb-parquet"
-FORMAT_VERSION = 1
+#: 2: documents carry sub and hashes, and a DuckDB export holds the kept statistics (meta,
+#: shared_hashes, boilerplate_hashes) and documents_pending (winnowdb 0.2, index schema 2)
+FORMAT_VERSION = 2
 MANIFEST = "_winnowdb.json"
 DEFAULT_BUCKETS = 16
 #: tables every export has; document_texts is optional (``--texts``)
 CORE_TABLES = ("settings", "documents", "fingerprints")
 PARTITIONED = {"fingerprints": "bucket"}
 FINGERPRINT_COLUMNS = ("hash", "doc", "pos", "start_offset", "end_offset")
+#: tables of an index that an export may lack (``winnowdb spark fingerprint`` writes only the core
+#: tables): each is then read as the query file that counts it from the core tables
+DERIVED = {"shared_hashes": "shared_hashes_counted", "boilerplate_hashes": "boilerplate_hashes_counted",
+           "meta": "meta_counted", "documents_pending": "documents_pending_none"}
+#: tables whose rows ``import_parquet`` counts anew instead of copying (meta's other keys are copied)
+RECOUNTED = ("shared_hashes", "boilerplate_hashes")
 
 
 def bucket_sql(buckets: int, column: str = "hash") -> str:
@@ -105,6 +113,15 @@ def read_manifest(directory: str | os.PathLike) -> dict:
         raise WinnowError(f"{directory} was written by a newer winnowdb (export format "
                           f"{manifest.get('version')}); upgrade winnowdb to read it")
     return manifest
+
+
+def check_current(manifest: dict, directory: str | os.PathLike) -> None:
+    """Refuse an export of an older format for reading in place (its documents lack columns every
+    query uses); ``import_parquet`` still reads it."""
+    if int(manifest.get("version", 0)) < FORMAT_VERSION:
+        raise WinnowError(f"{directory}: an export written by winnowdb {manifest.get('winnowdb', '0.1')} "
+                          f"(format {manifest.get('version')}, now {FORMAT_VERSION}): import it "
+                          f"(`winnowdb import`) and export it again")
 
 
 def table_glob(directory: str | os.PathLike, table: str) -> str:
@@ -173,12 +190,15 @@ def duckdb_views(con, directory: str | os.PathLike, *, create_views: bool = True
     Returns the table names.
     """
 
-    read_manifest(directory)
+    check_current(read_manifest(directory), directory)
     names = exported_tables(directory)
     for name in names:
         cols = ", ".join(FINGERPRINT_COLUMNS) if name == "fingerprints" else "*"
         con.execute(f'CREATE OR REPLACE VIEW "{name}" AS SELECT {cols} FROM '  # a view: _lit, not bound
                     f"read_parquet({_lit(table_glob(directory, name))}, hive_partitioning = false)")
+    for name, counted in DERIVED.items():
+        if name not in names:
+            con.execute(f"CREATE OR REPLACE VIEW {name} AS {sqlfiles.load(counted)}")
     if create_views:
         con.execute(sqlfiles.index_views())
     return names
@@ -199,6 +219,8 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
     """
     import duckdb
 
+    from .schema import SCHEMA_VERSION, write_setting
+
     read_manifest(directory)
     if Path(db).exists():
         raise WinnowError(f"{db} exists: import into a new index file")
@@ -210,8 +232,9 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
         existing = {r[0] for r in con.execute(sqlfiles.load("table_names")).fetchall()}
         counts = {}
         for name in names:
-            cols = ", ".join(FINGERPRINT_COLUMNS) if name == "fingerprints" else "*"
-            src = f"SELECT {cols} FROM read_parquet(?, hive_partitioning = false)"
+            if name in RECOUNTED:
+                continue
+            src = _import_source(con, directory, name)
             if name in existing:
                 con.execute(f'INSERT INTO "{name}" BY NAME {src}', [table_glob(directory, name)])
             else:
@@ -232,6 +255,9 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
             counts["document_texts"] = len(docs)
             if missing:
                 counts["texts_missing"] = missing
+        con.execute(sqlfiles.load("documents_count_hashes"))
+        con.execute(sqlfiles.load("import_statistics"))
+        write_setting(con, "schema_version", str(SCHEMA_VERSION))
         con.commit()
     except duckdb.Error as exc:
         con.close()
@@ -240,8 +266,30 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
     con.close()
     from .database import Store
 
-    Store.open(db).close()  # a writable open creates the index's views (pairs, fingerprint_df, ...)
+    from .stats import remember_default_max_df
+
+    store = Store.open(db)  # a writable open creates the index's views (pairs, fingerprint_df, ...)
+    try:
+        with store.transaction():
+            remember_default_max_df(store)
+    finally:
+        store.close()
     return counts
+
+
+def _import_source(con, directory: str | os.PathLike, name: str) -> str:
+    """The SELECT that reads exported table ``name`` (its one parameter: the files' glob) as the
+    index's table: fingerprints ordered by hash (as every add stores them); documents of an older
+    export get their submission's id (sub) and hashes = -1 (counted once the fingerprints are in)."""
+    source = "read_parquet(?, hive_partitioning = false)"
+    if name == "fingerprints":
+        return f"SELECT {', '.join(FINGERPRINT_COLUMNS)} FROM {source} ORDER BY hash, doc, pos"
+    if name != "documents":
+        return f"SELECT * FROM {source}"
+    columns = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {source}", [table_glob(directory, name)]).fetchall()}
+    extra = "" if "sub" in columns else ", MIN(doc) OVER (PARTITION BY submission) AS sub"
+    extra += "" if "hashes" in columns else ", CAST(-1 AS BIGINT) AS hashes"
+    return f"SELECT *{extra} FROM {source}"
 
 
 def import_pairs(con, pairs_dir: str | os.PathLike, *, table: str = "spark_pairs") -> int:

@@ -7,6 +7,9 @@
   by another version uses this version's views (as temporary views).
 * ``check_version`` refuses a newer schema and upgrades an older one with ``MIGRATIONS``, in one
   transaction: all or nothing.
+
+Two key/value tables: ``settings`` (how the index fingerprints, fixed at creation: what users may
+rely on) and ``meta`` (winnowdb's own bookkeeping: ``META_KEYS``).
 """
 from __future__ import annotations
 
@@ -20,25 +23,51 @@ import duckdb
 from ..errors import WinnowError
 from . import sqlfiles
 
-__all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "create_index", "create_views", "check_version",
-           "read_settings", "write_setting", "remove_setting", "stale_code_count"]
+__all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "create_index", "create_views",
+           "check_version", "read_settings", "write_setting", "remove_setting", "read_meta", "write_meta",
+           "stale_code_count"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+
+def _v1_to_v2(con) -> None:
+    con.execute(sqlfiles.load("migrate_1_to_2"))
+
 
 #: Schema upgrades. ``MIGRATIONS[v]`` turns a schema-``v`` index into schema ``v + 1`` given an open
 #: connection inside a transaction; a writable open runs every step from the index's version up to
 #: ``SCHEMA_VERSION`` and records the new version in the same transaction, so an upgrade is
-#: all-or-nothing. Schema 1 is the first release, so there is nothing to upgrade yet: when the
-#: schema changes, bump ``SCHEMA_VERSION`` and add the step for the old version here.
-MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {}
+#: all-or-nothing. 1 -> 2: the meta table, keys, kept statistics (``sql/migrate_1_to_2.sql``).
+MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {1: _v1_to_v2}
 
-#: setting holding a digest of the SQL of the views stored in the index (``create_views``)
+#: meta key holding a digest of the SQL of the views stored in the index (``create_views``)
 VIEWS_DIGEST = "views_digest"
+#: winnowdb's bookkeeping in the meta table, and what each means
+META_KEYS = {
+    VIEWS_DIGEST: "a digest of this version's view SQL and the stored views (create_views)",
+    "max_removed_doc": "the highest document id ever removed: ids are never given again",
+    "distinct_hashes": "how many distinct fingerprint hashes the ordinary documents hold",
+    "default_max_df": "the default --max-df, remembered by each write (store/stats.py)",
+}
 
 
 def read_settings(con) -> dict[str, str]:
     """Every stored setting (key -> value)."""
     return dict(con.execute(sqlfiles.load("settings_all")).fetchall())
+
+
+def read_meta(con) -> dict[str, str]:
+    """winnowdb's bookkeeping (key -> value); empty for an index whose schema predates it."""
+    try:
+        return dict(con.execute(sqlfiles.load("meta_all")).fetchall())
+    except duckdb.CatalogException:
+        return {}
+
+
+def write_meta(con, key: str, value) -> None:
+    """Store one meta value, replacing the old one (inside the caller's transaction)."""
+    con.execute(sqlfiles.load("meta_delete"), {"key": key})
+    con.execute(sqlfiles.load("meta_insert"), {"key": key, "value": str(value)})
 
 
 def write_setting(con, key: str, value: str) -> None:
@@ -58,19 +87,20 @@ def create_index(con, settings: dict[str, str]) -> None:
 
     con.begin()
     con.execute(sqlfiles.load("create_tables"))
-    values = dict(settings)
+    values = {k: v for k, v in settings.items() if k not in META_KEYS}
     values.update(schema_version=str(SCHEMA_VERSION), created_by=f"winnowdb {__version__}",
                   created_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
     con.executemany(sqlfiles.load("setting_insert"), [{"key": k, "value": str(v)} for k, v in values.items()])
+    write_meta(con, "distinct_hashes", 0)
     con.commit()
 
 
-def create_views(con, settings: dict[str, str], *, temporary: bool = False) -> str | None:
+def create_views(con, meta: dict[str, str], *, temporary: bool = False) -> str | None:
     """(Re)create the convenience views with this version's definitions.
 
     A writable open stores them in the index; returns the digest of this version's view SQL and
     of the stored definitions as DuckDB keeps them when it differs from the stored ``views_digest``
-    (the caller stores it). A read-only open (``temporary``) whose digest differs -- another
+    (``meta``; the caller stores it). A read-only open (``temporary``) whose digest differs -- another
     winnowdb version wrote its views since, with or without a digest, or the index predates it --
     creates this version's views as temporary views of the connection, which take precedence over
     the stored ones; so an index last written by another version is always read with this
@@ -79,12 +109,12 @@ def create_views(con, settings: dict[str, str], *, temporary: bool = False) -> s
     sql = sqlfiles.index_views()
     names = sorted(set(re.findall(r"CREATE OR REPLACE VIEW (\w+)", sql)))
     if temporary:
-        if settings.get(VIEWS_DIGEST) != _views_digest(con, names):
+        if meta.get(VIEWS_DIGEST) != _views_digest(con, names):
             con.execute(sqlfiles.temporary_views(sql))
         return None
     con.execute(sql)
     digest = _views_digest(con, names)
-    return digest if settings.get(VIEWS_DIGEST) != digest else None
+    return digest if meta.get(VIEWS_DIGEST) != digest else None
 
 
 def _views_digest(con, names: list[str]) -> str:

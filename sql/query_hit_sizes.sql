@@ -1,0 +1,27 @@
+-- query_hit_sizes.sql: the hits of query_hits.sql with their sizes and scores, best first.
+-- Reads the relations query_hit_rows(sub, submission, shared, query_fingerprints) (query_hits.sql's
+-- rows) and hit_hashes(sub, hash) (the hits' own fingerprint hashes), registered by the caller.
+-- A hit's size is its distinct hashes less the excluded ones (as in pairs.sql): boilerplate
+-- hashes, and hashes in more than $max_df submissions.
+-- Parameters: $max_df (BIGINT).
+-- Columns: path (the hit's submission), shared, query_fingerprints, fingerprints,
+-- containment (shared / query's size: how much of the query is found in the hit),
+-- contained (shared / hit's size), resemblance (shared / union).
+WITH hh AS (
+    SELECT DISTINCT sub, hash FROM hit_hashes
+),
+common AS (
+    SELECT hash FROM shared_hashes WHERE hash IN (SELECT hash FROM hh) AND df > $max_df
+    UNION
+    SELECT hash FROM boilerplate_hashes WHERE hash IN (SELECT hash FROM hh)
+),
+sizes AS (
+    SELECT sub, COUNT(*) AS n FROM hh WHERE hash NOT IN (SELECT hash FROM common) GROUP BY sub
+)
+SELECT h.submission AS path, h.shared, h.query_fingerprints, s.n AS fingerprints,
+       CAST(h.shared AS DOUBLE) / h.query_fingerprints AS containment,
+       CAST(h.shared AS DOUBLE) / s.n AS contained,
+       CAST(h.shared AS DOUBLE) / (h.query_fingerprints + s.n - h.shared) AS resemblance
+FROM query_hit_rows h
+JOIN sizes s ON s.sub = h.sub
+ORDER BY CAST(h.shared AS DOUBLE) / h.query_fingerprints DESC, h.shared DESC, h.submission

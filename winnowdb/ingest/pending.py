@@ -1,0 +1,54 @@
+"""Documents a killed ``add`` committed but did not store the fingerprints of: stored now.
+
+``add`` commits documents and their texts batch by batch (``documents_pending``) and stores
+their fingerprints at its end; a kill in between leaves them pending (never read by queries).
+``fold_pending`` fingerprints them again from their stored texts (exactly as ``add`` did: the
+same recipe, ``document.fingerprint_source``) and stores them, so the next ``add`` finishes the
+job without reading the files again. Their rows are kept as committed.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..store.runs import FingerprintRun
+from ..store.writes import bulk_writes
+from . import segmented
+from .document import fingerprint_source
+from .prepare import first_of_each_hash
+
+__all__ = ["fold_pending", "BATCH_CHARS"]
+
+#: characters of pending texts read back at a time
+BATCH_CHARS = 16 * 1024 * 1024
+
+
+def fold_pending(store) -> int:
+    """Store every pending document's fingerprints (one transaction); how many there were."""
+    rows = store.rows("pending_sizes")
+    if not rows:
+        return 0
+    settings = store.settings
+    with FingerprintRun(store) as run:
+        start = 0
+        while start < len(rows):
+            chunk, chars = [], 0
+            while start < len(rows) and (not chunk or chars < BATCH_CHARS):
+                chunk.append(rows[start][0])
+                chars += rows[start][1]
+                start += 1
+            with store.relations(wanted_docs={"doc": np.array(chunk, dtype=np.int32)}):
+                docs = store.rows("pending_documents_with_texts")
+            for doc, path, kind, normalizer, _, text in docs:
+                language = normalizer.split(":", 1)[1] if normalizer.startswith("code:") else None
+                every = kind == "boilerplate"
+                if segmented.is_huge(text, settings, path, language):
+                    fps = segmented.fingerprints_of(text, settings, path=path, language=language, every_kgram=every)
+                    first = np.zeros(len(fps), dtype=bool)  # counted when stored (hashes is -1)
+                else:
+                    _, _, fps = fingerprint_source(text, settings, path=path, language=language, every_kgram=every)
+                    first, _ = first_of_each_hash(fps.hash)
+                run.add({"hash": fps.hash, "doc": np.full(len(fps), doc, dtype=np.int32), "pos": fps.pos,
+                         "start_offset": fps.start, "end_offset": fps.stop}, first)
+        with bulk_writes(store):
+            run.finish()
+    return len(rows)

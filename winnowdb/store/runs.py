@@ -1,0 +1,209 @@
+"""An add's fingerprints: collected as documents are prepared, stored once at the end, ordered by hash.
+
+Looking a hash up (``query``, and every statistic kept per hash) must read few of the table's
+row groups, so each add stores its fingerprint rows ordered by hash: a *run*, whose row groups
+each hold a narrow range of hashes (DuckDB's zone maps then skip the others). Rows arrive in
+document order, so ``FingerprintRun`` buckets them by the top ``PARTITION_BITS`` bits of their
+hash as they come (spilling the buckets to a folder next to the index beyond ``SPILL_ROWS``, so
+memory stays bounded) and ``finish`` writes the buckets in order, each sorted by its top 16 bits:
+the run is ordered by hash down to ranges of 2**48 values, all a zone map needs.
+
+``finish`` is one transaction: the fingerprints are stored, the documents the add committed to
+``documents_pending`` move into ``documents`` (replacing older versions of the same files), and
+the statistics are brought up to date (``stats``). An add that is interrupted before it leaves
+its documents pending, with their texts; ``fold_pending`` fingerprints them again from those
+texts, so nothing committed is lost and nothing half-stored is ever read.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import sqlfiles, stats
+
+__all__ = ["FingerprintRun", "RunResult", "COLUMNS", "PARTITION_BITS", "SPILL_ROWS", "SPILL_PREFIX"]
+
+#: the columns of a fingerprint row, in the fingerprints table's order, with their dtypes
+COLUMNS = (("hash", np.int64), ("doc", np.int32), ("pos", np.int32), ("start_offset", np.int32),
+           ("end_offset", np.int32))
+#: the top bits of a hash that choose its bucket while an add collects rows (64 buckets)
+PARTITION_BITS = 6
+#: rows held in memory before the buckets are written to the spill folder
+SPILL_ROWS = 4_000_000
+_SHIFT = np.uint64(64 - PARTITION_BITS)
+_TOP16 = np.uint64(48)
+_N = 1 << PARTITION_BITS
+
+
+@dataclass
+class RunResult:
+    """What ``finish`` stored."""
+
+    rows: int = 0
+    documents: int = 0
+    replaced: int = 0
+
+
+class FingerprintRun:
+    """The fingerprint rows of one add (or one upgrade step), bucketed by hash until ``finish``.
+
+    ``add(columns, first)``: rows as numpy columns (``COLUMNS``); ``first`` marks each document's
+    first row of a hash (a document's distinct hashes), which the statistics count. Use as a
+    context manager: the spill folder is removed however the block ends.
+    """
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self._parts: list[list[dict]] = [[] for _ in range(_N)]
+        self._buffered = 0
+        self._spill: str | None = None
+        self._spilled = [0] * _N
+        self.rows = 0
+
+    @property
+    def spilled_rows(self) -> int:
+        """Rows written to the spill folder so far (they are read back when the run is stored)."""
+        return sum(self._spilled)
+
+    # ------------------------------------------------------------------ collecting
+    def add(self, columns: dict, first: np.ndarray) -> None:
+        n = int(columns["hash"].shape[0])
+        if n == 0:
+            return
+        h = np.asarray(columns["hash"], dtype=np.int64)
+        part = (h.view(np.uint64) >> _SHIFT).astype(np.uint8)
+        order = np.argsort(part, kind="stable")
+        bounds = np.searchsorted(part[order], np.arange(_N + 1))
+        cols = {name: np.asarray(columns[name], dtype=dtype)[order] for name, dtype in COLUMNS}
+        cols["first"] = np.asarray(first, dtype=np.bool_)[order]
+        for p in np.flatnonzero(bounds[1:] > bounds[:-1]).tolist():
+            lo, hi = bounds[p], bounds[p + 1]
+            self._parts[p].append({k: v[lo:hi] for k, v in cols.items()})
+        self._buffered += n
+        self.rows += n
+        if self._buffered >= SPILL_ROWS:
+            self._write_spill()
+
+    def _write_spill(self) -> None:
+        if self._spill is None:
+            self._spill = _spill_folder(self.store.path)
+        for p, chunks in enumerate(self._parts):
+            if not chunks:
+                continue
+            for name in (*(c for c, _ in COLUMNS), "first"):
+                with open(os.path.join(self._spill, f"{p:02d}.{name}"), "ab") as fh:
+                    for chunk in chunks:
+                        chunk[name].tofile(fh)
+            self._spilled[p] += sum(int(c["hash"].shape[0]) for c in chunks)
+            self._parts[p] = []
+        self._buffered = 0
+
+    def _partition(self, p: int, keep: "_DocSet") -> dict:
+        """Every row of bucket ``p`` (spilled and buffered) whose document is in ``keep``, ordered
+        by the top 16 bits of the hash."""
+        pieces = []
+        if self._spilled[p]:
+            pieces.append({name: np.fromfile(os.path.join(self._spill, f"{p:02d}.{name}"), dtype=dtype)
+                           for name, dtype in (*COLUMNS, ("first", np.bool_))})
+        pieces.extend(self._parts[p])
+        self._parts[p] = []
+        if not pieces:
+            return {}
+        cols = {k: np.concatenate([x[k] for x in pieces]) if len(pieces) > 1 else pieces[0][k] for k in pieces[0]}
+        kept = keep.contains(cols["doc"])
+        if not kept.all():  # rows of a document the add never committed (interrupted while huge)
+            cols = {k: v[kept] for k, v in cols.items()}
+        order = np.argsort((cols["hash"].view(np.uint64) >> _TOP16).astype(np.uint16), kind="stable")
+        return {k: v[order] for k, v in cols.items()}
+
+    # ------------------------------------------------------------------ storing
+    def finish(self, *, pending: bool = True, rewritten: dict | None = None) -> RunResult:
+        """Store the rows, in one transaction with the documents they belong to and the statistics.
+
+        ``pending``: the documents are this add's rows of ``documents_pending``: they move into
+        ``documents`` (an older version of the same file, named by ``replaces``, is removed).
+        ``rewritten`` (``upgrade``): the documents keep their ids and rows; their old fingerprints
+        are replaced and ``rewritten`` (numpy columns doc, normalizer, normalized_hash, units,
+        fingerprints, hashes) updates their rows.
+        """
+        store = self.store
+        result = RunResult(rows=self.rows)
+        try:
+            with store.transaction() as con:
+                if pending:
+                    docs = store.columns("pending_documents")
+                    result.documents = int(docs["doc"].shape[0])
+                    replaced = docs["replaces"][docs["replaces"] >= 0].astype(np.int32)
+                    result.replaced = int(replaced.shape[0])
+                    new_docs = docs["doc"].astype(np.int32)
+                else:
+                    replaced = np.empty(0, np.int32)
+                    new_docs = np.asarray(rewritten["doc"], dtype=np.int32)
+                update = stats.Update(store, new_docs, replaced=replaced, rewritten=not pending)
+                update.before()  # reads the statistics of what changes, before anything does
+                if pending:
+                    stats.remove_rows(store, replaced)
+                    con.execute(sqlfiles.load("pending_documents_move"))
+                else:
+                    stats.remove_rows(store, new_docs, rewritten=True)
+                    with store.relations(rewritten_documents=rewritten):
+                        con.execute(sqlfiles.load("rewritten_documents_update"))
+                keep = _DocSet(new_docs)
+                for p in range(_N):
+                    part = self._partition(p, keep)
+                    if part and part["hash"].shape[0]:
+                        update.partition(p, part)
+                        with store.relations(new_fingerprints={name: part[name] for name, _ in COLUMNS}):
+                            con.execute(sqlfiles.load("insert_fingerprints"))
+                        update.stored()
+                update.after()
+        finally:
+            self.close()
+        store.refresh_settings()
+        return result
+
+    def close(self) -> None:
+        if self._spill is not None:
+            shutil.rmtree(self._spill, ignore_errors=True)
+            self._spill = None
+        self._parts = [[] for _ in range(_N)]
+
+    def __enter__(self) -> "FingerprintRun":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class _DocSet:
+    """A set of document ids, tested against whole columns at once (ids are nearly dense)."""
+
+    def __init__(self, docs: np.ndarray) -> None:
+        docs = np.asarray(docs, dtype=np.int64)
+        self.lo = int(docs.min()) if docs.size else 0
+        self.table = np.zeros((int(docs.max()) - self.lo + 1) if docs.size else 0, dtype=np.bool_)
+        self.table[docs - self.lo] = True
+
+    def contains(self, doc: np.ndarray) -> np.ndarray:
+        i = doc.astype(np.int64) - self.lo
+        inside = (i >= 0) & (i < self.table.shape[0])
+        out = np.zeros(doc.shape[0], dtype=np.bool_)
+        out[inside] = self.table[i[inside]]
+        return out
+
+
+SPILL_PREFIX = ".winnowdb-spill-"
+
+
+def _spill_folder(db_path: str) -> str:
+    """A new folder for spilled rows: beside the index (the same disk, which must hold the index
+    anyway), or in the temporary folder for an index kept in memory."""
+    folder = os.path.dirname(os.path.abspath(db_path)) if db_path != ":memory:" else None
+    try:
+        return tempfile.mkdtemp(prefix=SPILL_PREFIX, dir=folder)
+    except OSError:
+        return tempfile.mkdtemp(prefix=SPILL_PREFIX)

@@ -1,0 +1,210 @@
+"""The statistics an index keeps up to date, so no command recounts the whole index.
+
+* ``shared_hashes``: every hash found in two or more submissions, with its document frequency
+  (df: how many submissions, as pair counting counts them). A hash not there is in at most one.
+* ``meta.distinct_hashes``: how many distinct hashes the ordinary documents hold.
+* ``boilerplate_hashes``: the hashes of boilerplate documents.
+* ``meta.default_max_df``: the default --max-df (the ``default_max_df`` view's rule, over the
+  histogram of ``shared_hashes``), remembered by each write so reads never compute it.
+
+Every write keeps them exact, in its own transaction. The common case is cheap: an add's new
+documents, each its own new submission, only add to the counts of their hashes, so a bucket of
+new rows needs the counts of its hashes among the stored rows (one query that DuckDB's zone maps
+keep to that bucket's range of hashes: rows are stored ordered by hash, ``runs``). Everything
+else -- documents removed or replaced, a submission of several files, a new file of an existing
+submission, code fingerprinted again -- has the counts of the hashes it touches counted again
+exactly from the stored rows.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import sqlfiles
+from .schema import read_meta, write_meta
+
+__all__ = ["Update", "remove_rows", "default_max_df", "remember_default_max_df", "hash_range"]
+
+if TYPE_CHECKING:
+    import numpy as np
+
+_BITS = 6  # as runs.PARTITION_BITS
+
+
+def hash_range(p: int, bits: int = _BITS) -> tuple[int, int]:
+    """The smallest and largest signed hash whose top ``bits`` bits (unsigned) are ``p``."""
+    lo = p << (64 - bits)
+    hi = lo + (1 << (64 - bits)) - 1
+    return (lo - (1 << 64) if lo >= 1 << 63 else lo), (hi - (1 << 64) if hi >= 1 << 63 else hi)
+
+
+def _hashes(values) -> dict:
+    import numpy as np
+
+    return {"hash": np.asarray(values, dtype=np.int64)}
+
+
+def _df_of(store, hashes: np.ndarray, low: int | None = None, high: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(hash, df) over the stored ordinary documents, for those of ``hashes`` stored at all."""
+    import numpy as np
+
+    if hashes.shape[0] == 0:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    if low is None:
+        low, high = int(hashes.min()), int(hashes.max())
+    with store.relations(hashes_wanted=_hashes(hashes)):
+        got = store.columns("hash_df_stored", low=low, high=high)
+    return got["hash"].astype(np.int64), got["df"].astype(np.int64)
+
+
+def _replace_shared(store, hashes: np.ndarray, df_hash: np.ndarray, df: np.ndarray, low: int, high: int) -> None:
+    """``shared_hashes`` rows of ``hashes`` replaced by those of (df_hash, df) with df >= 2."""
+    import numpy as np
+
+    con = store.connection
+    if hashes.shape[0]:
+        with store.relations(hashes_wanted=_hashes(hashes)):
+            con.execute(sqlfiles.load("shared_hashes_delete"), {"low": low, "high": high})
+    keep = df >= 2
+    if keep.any():
+        with store.relations(new_shared_hashes={"hash": df_hash[keep], "df": df[keep].astype(np.int32)}):
+            con.execute(sqlfiles.load("shared_hashes_insert"))
+
+
+class Update:
+    """The statistics' update for one add (or one upgrade step), bucket by bucket.
+
+    ``before()`` reads what it must before anything changes; ``partition(p, rows)`` is called
+    for each bucket of new rows just before they are stored; ``after()`` finishes (boilerplate,
+    counters, the remembered default max-df)."""
+
+    def __init__(self, store, new_docs: np.ndarray, *, replaced: np.ndarray, rewritten: bool) -> None:
+        import numpy as np
+
+        self.store = store
+        self.new_docs = np.asarray(new_docs, dtype=np.int32)
+        self.replaced = replaced
+        self.rewritten = rewritten
+        self.delta = 0  # change of meta.distinct_hashes
+        self.new_boilerplate = False
+
+    def before(self) -> None:
+        import numpy as np
+
+        store = self.store
+        info = {}
+        if self.new_docs.shape[0]:
+            with store.relations(new_docs={"doc": self.new_docs}):
+                info = store.columns("new_document_kinds", rewritten=self.rewritten)
+        docs = info.get("doc", np.empty(0, np.int32)).astype(np.int64)
+        self.base = int(docs.min()) if docs.shape[0] else 0
+        size = int(docs.max()) - self.base + 1 if docs.shape[0] else 0
+        # per new document (indexed by doc - base): ordinary, and alone in a new submission
+        self.ordinary = np.zeros(size, dtype=bool)
+        self.fast = np.zeros(size, dtype=bool)
+        if docs.shape[0]:
+            self.ordinary[docs - self.base] = info["ordinary"].astype(bool)
+            self.fast[docs - self.base] = info["fast"].astype(bool)
+            self.new_boilerplate = bool((~info["ordinary"].astype(bool)).any())
+
+    def partition(self, p: int, rows: dict) -> None:
+        """Bring the statistics of bucket ``p``'s hashes up to date for ``rows`` (not yet stored)."""
+        import numpy as np
+
+        store = self.store
+        low, high = hash_range(p)
+        at = rows["doc"].astype(np.int64) - self.base
+        ordinary = self.ordinary[at]
+        fast = self.fast[at] & ordinary
+        h = rows["hash"]
+        # hashes of new rows whose counts must be counted again exactly (see module docstring)
+        exact = np.unique(h[ordinary & ~fast])
+        fast_rows = fast & rows["first"]
+        if exact.shape[0]:
+            fast_rows &= ~np.isin(h, exact, assume_unique=False)
+        if fast_rows.any():
+            u, counts = np.unique(h[fast_rows], return_counts=True)
+            old_h, old_df = _df_of(store, u, low, high)
+            df = counts.astype(np.int64)
+            at_old = np.searchsorted(u, old_h)
+            df[at_old] += old_df
+            self.delta += int(u.shape[0] - old_h.shape[0])
+            touched_before = old_h[old_df >= 2]
+            _replace_shared(store, touched_before, u, df, low, high)
+        if exact.shape[0]:
+            before_h, _ = _df_of(store, exact, low, high)
+            self._pending_exact = (exact, before_h.shape[0], low, high)
+        else:
+            self._pending_exact = None
+        if (~ordinary).any():  # boilerplate: its distinct hashes, once each
+            with store.relations(new_boilerplate=_hashes(np.unique(h[~ordinary]))):
+                store.connection.execute(sqlfiles.load("boilerplate_hashes_insert"), {"low": low, "high": high})
+
+    def stored(self) -> None:
+        """After bucket ``p``'s rows are stored: the exactly counted hashes, counted again."""
+        if self._pending_exact is None:
+            return
+        exact, before, low, high = self._pending_exact
+        after_h, after_df = _df_of(self.store, exact, low, high)
+        self.delta += int(after_h.shape[0] - before)
+        _replace_shared(self.store, exact, after_h, after_df, low, high)
+        self._pending_exact = None
+
+    def after(self) -> None:
+        store = self.store
+        con = store.connection
+        con.execute(sqlfiles.load("documents_count_hashes"))  # huge documents: counted once stored
+        if self.delta:
+            meta = read_meta(con)
+            write_meta(con, "distinct_hashes", int(meta.get("distinct_hashes", 0)) + self.delta)
+        remember_default_max_df(store)
+
+
+def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> None:
+    """Delete documents inside the caller's transaction, with their fingerprints and texts, and
+    the statistics of their hashes counted again. ``rewritten``: the same documents are written
+    again under the same ids (``upgrade``): only their fingerprints go (their rows, texts and
+    clusters rows stay)."""
+    import numpy as np
+
+    docs = np.asarray(docs, dtype=np.int32)
+    if docs.shape[0] == 0:
+        return
+    con = store.connection
+    with store.relations(gone_docs={"doc": docs}):
+        kinds = store.columns("gone_document_kinds")
+        touched = store.columns("gone_hashes")["hash"].astype(np.int64)
+        before_h, _ = _df_of(store, touched)
+        con.execute(sqlfiles.load("delete_fingerprints_of"))
+        if not rewritten:
+            con.execute(sqlfiles.load("delete_documents"))
+            if "clusters" in store.table_names():
+                con.execute(sqlfiles.load("delete_cluster_rows"))
+            top = int(docs.max())
+            old = con.execute(sqlfiles.load("max_removed_doc")).fetchall()[0][0]
+            if old is None or top > int(old):
+                write_meta(con, "max_removed_doc", top)
+    after_h, after_df = _df_of(store, touched)
+    if touched.shape[0]:
+        _replace_shared(store, touched, after_h, after_df, int(touched.min()), int(touched.max()))
+        meta = read_meta(con)
+        write_meta(con, "distinct_hashes",
+                   int(meta.get("distinct_hashes", 0)) + int(after_h.shape[0] - before_h.shape[0]))
+    if (kinds["kind"] == "boilerplate").any():
+        con.execute(sqlfiles.load("boilerplate_hashes_rebuild"))
+
+
+def remember_default_max_df(store) -> None:
+    """Store the default --max-df the index's statistics give now (inside the caller's
+    transaction): every read takes it from ``meta`` instead of counting."""
+    con = store.connection
+    value = con.execute(sqlfiles.load("default_max_df_value")).fetchall()[0][0]
+    write_meta(con, "default_max_df", int(value))
+
+
+def default_max_df(store) -> int:
+    """The default --max-df: remembered by the last write (computed by the view when an index
+    written by an older version has none)."""
+    value = read_meta(store.connection).get("default_max_df")
+    if value is not None and value.isdigit():
+        return int(value)
+    return int(store.value("default_max_df_value"))
