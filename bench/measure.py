@@ -117,7 +117,6 @@ def winnowdb_cli(tree: Path | None = None) -> tuple[list[str], dict]:
     """The command that starts winnowdb, and its environment: this Python's ``-m winnowdb``, or
     the checkout ``tree`` put first on PYTHONPATH (to measure another version in this venv)."""
     env = dict(os.environ)
-    env.setdefault("PYTHONHASHSEED", "0")
     if tree is not None:
         env["PYTHONPATH"] = str(Path(tree).resolve())
     return [sys.executable, "-m", "winnowdb"], env
@@ -131,12 +130,15 @@ def describe_winnowdb(env: dict, cwd: Path) -> str:
     if len(where) < 2:
         return "winnowdb not importable"
     src, version = where
-    rev = subprocess.run(["git", "-C", src, "log", "-1", "--format=%h %s"], capture_output=True,
+    rev = subprocess.run(["git", "-C", src, "log", "-1", "--format=%h"], capture_output=True,
                          text=True, check=False).stdout.strip()
-    dirty = subprocess.run(["git", "-C", src, "status", "--porcelain", "--untracked-files=no"],
+    dirty = subprocess.run(["git", "-C", src, "status", "--porcelain", "--untracked-files=no", "--", ".", "../sql"],
                            capture_output=True, text=True, check=False).stdout.strip()
-    return (f"winnowdb {version} from {src}; commit {rev[:120] or 'unknown'}"
-            f"{' (with uncommitted changes)' if dirty else ''}")
+    code_rev = subprocess.run(["git", "-C", src, "log", "-1", "--format=%h", "--", ".", "../sql"],
+                              capture_output=True, text=True, check=False).stdout.strip()
+    return (f"winnowdb {version} from {src}; checkout at commit {rev or 'unknown'}"
+            f"; winnowdb/ and sql/ last changed in {code_rev or 'unknown'}"
+            f"{' (and changed since, uncommitted)' if dirty else ''}")
 
 
 def fresh_db(path: Path) -> Path:
