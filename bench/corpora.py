@@ -23,12 +23,12 @@ machine has; the manifest lists every source, for comparing two machines):
      runs this script (the ``stdlib`` files below) and of Debian's /usr/lib/python3/dist-packages:
      per module, one document with the module docstring and the docstrings of its top-level
      functions, and one per top-level class with the docstrings of the class and its methods;
-     documents under 200 characters are dropped.
+     documents under 200 characters, or with a NUL character (a docstring's escapes), are dropped.
   A text seen before (same characters) is skipped. Texts longer than --max-kb thousand
   characters are cut into parts at a paragraph break (else a line break) before that size; at
   most --max-parts parts of one source are kept (the first ones; for a changelog, the latest
   entries). --mb keeps a seeded random choice of the documents within that many MB (default:
-  all). On the Debian 12 machine of bench/results/ingest_before.md: 7,270 documents, 50.1 MB.
+  all). On the Debian 12 machine of bench/results/ingest_before.md: 7,269 documents, 50.1 MB.
 stdlib: every .py file under the standard library of the Python that runs this script, except
   site-packages/ and the top-level test/ package (idlelib/idle_test and the like stay): 970 files,
   14.4 MB for Python 3.11.7. Written flat, the path's slashes as ``__``.
@@ -216,7 +216,7 @@ def docstring_texts(min_chars: int = 200):
                 module += _docstrings(node)
         groups.insert(0, (name, "\n\n".join(d for d in module if d)))
         for group, text in groups:
-            if len(text) >= min_chars:
+            if len(text) >= min_chars and "\0" not in text:  # chardet's escapes: a binary file
                 yield group, str(path), text + "\n"
 
 
