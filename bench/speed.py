@@ -19,7 +19,6 @@ import argparse
 import datetime as dt
 import glob
 import os
-import random
 import shlex
 import subprocess
 import sys
@@ -30,36 +29,15 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from corpora import make_corpus  # noqa: E402,F401  (the generator; query_latency.py imports it from here)
 
 
 def machine() -> str:
     from machine_info import describe
 
     return describe()
-
-
-def make_corpus(root: Path, docs: int, total_mb: float, seed: int = 7) -> int:
-    """Zipf-distributed words, ~total_mb MB over `docs` files; 5% of docs copy a passage of another."""
-    rng = random.Random(seed)
-    syll = ["ka", "lo", "mi", "ra", "te", "su", "no", "vi", "de", "po", "an", "el", "or", "is", "un"]
-    vocab = sorted({"".join(rng.choice(syll) for _ in range(rng.randint(1, 4))) for _ in range(30000)})
-    weights = [1.0 / (i + 1) for i in range(len(vocab))]
-    per_doc = int(total_mb * 1e6 / docs)
-    texts = []
-    for _ in range(docs):
-        words = rng.choices(vocab, weights, k=per_doc // 6)
-        lines = [" ".join(words[i:i + 12]) + "." for i in range(0, len(words), 12)]
-        texts.append("\n".join(lines) + "\n")
-    for i in rng.sample(range(docs), docs // 20):
-        src = texts[rng.randrange(docs)]
-        a = rng.randrange(max(1, len(src) - 3000))
-        texts[i] = texts[i][: len(texts[i]) // 2] + src[a:a + 3000] + texts[i][len(texts[i]) // 2:]
-    root.mkdir(parents=True, exist_ok=True)
-    size = 0
-    for i, t in enumerate(texts):
-        (root / f"doc{i:05d}.txt").write_text(t)
-        size += len(t.encode())
-    return size
 
 
 def _tree_rss_mb(pid: int) -> float:
