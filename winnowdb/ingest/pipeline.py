@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import time
-from pathlib import Path
 from typing import Callable
 
 from ..settings import text_normalizer
@@ -52,23 +51,19 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     summary = AddSummary()
     kind = "boilerplate" if boilerplate else "document"
     walked = walk(paths)
-    files: list[tuple[Path, Path | None]] = []
+    files: list[tuple[str, str | None]] = []  # (resolved path, the folder argument it was found under)
+    sizes: dict[str, int] = {}
     own = index_files(store.path)
     for item, root in walked:
         if isinstance(item, Skipped):
             summary.skipped.append(item)
-        elif not own(item):
-            files.append((item, root))
-    sizes = {}
-    for f, _ in files:
-        try:
-            sizes[f] = f.stat().st_size
-        except OSError:
-            sizes[f] = 0
+        elif not own(item[0]):
+            files.append((item[0], root))
+            sizes[item[0]] = item[1]
     if on_start:
         on_start(len(files), sum(sizes.values()))
-    existing = store.documents_by_path([str(f) for f, _ in files])
-    placed = Placement(store, [str(f) for f, _ in files], label, submission_depth)
+    existing = store.documents_by_path([f for f, _ in files])
+    placed = Placement(store, [f for f, _ in files], label, submission_depth)
     next_id = store.next_doc_id()
     batch = Batch()
     settings = store.settings
@@ -84,9 +79,8 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         batch = Batch()
 
     tasks, submissions, labels = [], [], []
-    for path, root in files:
-        spath = str(path)
-        submission, file_label = placed(path, root)
+    for spath, root in files:
+        submission, file_label = placed(spath, root)
         old = existing.get(spath)
         unchanged_hash = None
         if old is not None and old[2] == kind and placed.stored.get(spath) == (file_label, submission):
@@ -102,9 +96,9 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
 
     def done(spath: str) -> None:
         nonlocal remaining
-        remaining -= sizes[Path(spath)]
+        remaining -= sizes[spath]
         if on_file:
-            on_file(spath, sizes[Path(spath)])
+            on_file(spath, sizes[spath])
 
     def _read_all() -> None:
         """Read, fingerprint and commit every file, in order."""

@@ -42,15 +42,18 @@ class Placement:
         #: folder submission (not a file that is its own) -> the label all its files share, or None
         self.folders: dict[str, str | None] = store.folder_submissions()
 
-    def __call__(self, path: Path, root: Path | None) -> tuple[str, str | None]:
-        spath = str(path)
+    def __call__(self, spath: str, root: str | None) -> tuple[str, str | None]:
+        """(submission, label) of the file at resolved path ``spath``, found under the resolved
+        folder argument ``root`` (None: named itself)."""
         before = self.stored.get(spath)
         if self.depth is not None:
-            submission = submission_of(path, root, self.depth)
+            submission = submission_of(Path(spath), Path(root) if root is not None else None, self.depth)
         elif before is not None:
             submission = before[1]
+        elif self.folders:
+            submission = next((str(d) for d in Path(spath).parents if str(d) in self.folders), spath)
         else:
-            submission = next((str(d) for d in path.parents if str(d) in self.folders), spath)
+            submission = spath
         if self.label is not None:
             label = self.label
         elif before is not None:

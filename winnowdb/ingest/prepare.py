@@ -15,8 +15,8 @@ from . import segmented
 from .document import document_simhash, fingerprint_source, normalized_hash
 from .read import Skipped, Source, read_source
 
-__all__ = ["Prepared", "prepare", "prepare_task", "prepared_stream", "default_jobs", "first_of_each_hash",
-           "PARALLEL_MIN_BYTES", "PARALLEL_MIN_FILES"]
+__all__ = ["Prepared", "prepare", "prepare_task", "prepare_chunk", "prepared_stream", "default_jobs",
+           "first_of_each_hash", "PARALLEL_MIN_BYTES", "PARALLEL_MIN_FILES", "CHUNK_FILES"]
 
 
 @dataclass
@@ -90,8 +90,14 @@ def prepare_task(task: tuple) -> Prepared:
     return prepare(*task)
 
 
-def _prepare_in_worker(task: tuple) -> Prepared:
-    return prepare(*task, in_worker=True)
+def prepare_chunk(tasks: list[tuple]) -> list[Prepared]:
+    """``prepare`` of several task tuples in a worker process (one message each way per chunk,
+    not per file)."""
+    return [prepare(*task, in_worker=True) for task in tasks]
+
+
+#: files handed to a worker at a time (small files cost more to send one by one than to prepare)
+CHUNK_FILES = 32
 
 
 #: below this much input, ``add`` works in process (starting workers would cost more than it saves)
@@ -127,6 +133,7 @@ def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None)
     context = next(m for m in ("fork", "forkserver", "spawn") if m in methods)
     if context == "forkserver":
         mp.get_context(context).set_forkserver_preload([__name__])
-    with OrderedPool(_prepare_in_worker, min(jobs, len(tasks)), context=context) as pool:
+    chunks = [tasks[i:i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
+    with OrderedPool(prepare_chunk, min(jobs, len(chunks)), context=context) as pool:
         with store.threads(1) if store is not None else contextlib.nullcontext():
-            yield pool.imap(tasks)
+            yield (prep for chunk in pool.imap(chunks) for prep in chunk)

@@ -41,84 +41,118 @@ def _special_reason(path: Path) -> str | None:
     return "not a regular file (a device or special file)"
 
 
-def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Path, Skipped]]:
-    """Every regular file under ``paths``, resolved, each once; problems become ``Skipped``.
+def _problem(raw: str) -> Skipped | None:
+    """Why a named path that is not a directory cannot be indexed, or None."""
+    p = Path(raw)
+    if not p.exists():
+        reason = _special_reason(p) if p.is_symlink() else None
+        return Skipped(raw, reason or "no such file or directory")
+    reason = _special_reason(p)
+    return Skipped(raw, reason) if reason is not None else None
+
+
+def _listing_failed(exc: OSError, where: str) -> Skipped:
+    why = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
+    return Skipped(str(exc.filename or where), f"cannot list directory ({why})")
+
+
+def _slow_file(path: str) -> tuple[str, int] | Skipped:
+    """A directory entry that is not a plain regular file (a symbolic link, a special file):
+    checked and resolved the careful way."""
+    fp = Path(path)
+    reason = _special_reason(fp)
+    if reason is not None:
+        return Skipped(path, reason)
+    try:
+        rp = fp.resolve()
+        size = rp.stat().st_size
+    except (OSError, RuntimeError):
+        return Skipped(path, "cannot resolve path (broken link?)")
+    return str(rp), size
+
+
+def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[tuple[str, int], Skipped]]:
+    """Every regular file under ``paths`` as (resolved path, size in bytes), each once; problems
+    become ``Skipped``.
 
     Missing paths, broken or looping symbolic links, named pipes, sockets, devices and
     directories that cannot be listed are reported (never opened, never silently dropped).
+    Folders are listed with ``os.scandir`` in sorted order, depth first (each folder's files,
+    then its sub-folders): a plain regular file costs one ``stat`` (its size) and no path
+    resolution (its folder is resolved once); symbolic links are followed and resolved one by one.
     """
-    seen: set[Path] = set()
-    for raw in paths:
-        p = Path(raw)
-        if not p.exists():
-            reason = _special_reason(p) if p.is_symlink() else None
-            yield Skipped(str(raw), reason or "no such file or directory")
-            continue
-        if not p.is_dir():
-            reason = _special_reason(p)
-            if reason is not None:
-                yield Skipped(str(raw), reason)
+    seen: set[str] = set()
+
+    def fresh(item):
+        if isinstance(item, Skipped):
+            return item
+        if name_problem(item[0]) is not None:
+            return Skipped(item[0], BAD_NAME)
+        if item[0] in seen:
+            return None
+        seen.add(item[0])
+        return item
+
+    for raw in map(os.fspath, paths):
+        if not os.path.isdir(raw):
+            problem = _problem(raw)
+            if problem is not None:
+                yield problem
                 continue
-            rp = p.resolve()
-            if name_problem(rp) is not None:
-                yield Skipped(str(raw), BAD_NAME)
-                continue
-            if rp not in seen:
-                seen.add(rp)
-                yield rp
+            item = fresh((str(Path(raw).resolve()), os.stat(raw).st_size))
+            if item is not None:
+                yield item if not isinstance(item, Skipped) else Skipped(raw, BAD_NAME)
             continue
-        visited_dirs: set[tuple[int, int]] = set()
-        walk_errors: list[OSError] = []
-        for root, dirs, files in os.walk(p, followlinks=True, onerror=walk_errors.append):
-            while walk_errors:  # a directory that could not be listed (e.g. no permission)
-                exc = walk_errors.pop(0)
-                why = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
-                yield Skipped(str(exc.filename or root), f"cannot list directory ({why})")
+        visited: set[tuple[int, int]] = set()
+        stack = [raw]
+        while stack:
+            folder = stack.pop()
             try:
-                st = os.stat(root)
-            except OSError:
+                st = os.stat(folder)
+                with os.scandir(folder) as listing:
+                    entries = sorted(listing, key=lambda e: e.name)
+            except OSError as exc:
+                yield _listing_failed(exc, folder)
                 continue
             key = (st.st_dev, st.st_ino)
-            if key in visited_dirs:  # a symlink loop or a directory reached twice
-                dirs[:] = []
+            if key in visited:  # a symbolic link loop, or a folder reached twice
                 continue
-            visited_dirs.add(key)
-            dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRS and not d.startswith("."))
-            for name in sorted(files):
-                fp = Path(root, name)
-                reason = _special_reason(fp)
-                if reason is not None:
-                    yield Skipped(str(fp), reason)
-                    continue
+            visited.add(key)
+            real = os.path.realpath(folder)
+            subfolders = []
+            for entry in entries:
                 try:
-                    rp = fp.resolve()
-                except (OSError, RuntimeError):
-                    yield Skipped(str(fp), "cannot resolve path (broken link?)")
-                    continue
-                if name_problem(rp) is not None:
-                    yield Skipped(str(fp), BAD_NAME)
-                    continue
-                if rp not in seen:
-                    seen.add(rp)
-                    yield rp
-        while walk_errors:
-            exc = walk_errors.pop(0)
-            why = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
-            yield Skipped(str(exc.filename or p), f"cannot list directory ({why})")
+                    if entry.is_dir():  # follows a link to a folder, as os.walk(followlinks=True)
+                        if entry.name not in IGNORED_DIRS and not entry.name.startswith("."):
+                            subfolders.append(entry.path)
+                        continue
+                    if entry.is_file(follow_symlinks=False):  # plain: no link anywhere below real
+                        item = (os.path.join(real, entry.name), entry.stat(follow_symlinks=False).st_size)
+                    else:
+                        item = _slow_file(entry.path)
+                except OSError:
+                    item = _slow_file(entry.path)
+                if not isinstance(item, Skipped) and name_problem(item[0]) is not None:
+                    item = Skipped(entry.path, BAD_NAME)
+                item = fresh(item)
+                if item is not None:
+                    yield item
+            stack.extend(reversed(subfolders))
 
 
-def walk(paths: Iterable[str]) -> list[tuple[Path | Skipped, Path | None]]:
+def walk(paths: Iterable[str]) -> list[tuple[tuple[str, int] | Skipped, str | None]]:
     """Every file under ``paths`` once (a file named twice, or inside a named folder too, once),
-    with the folder argument it was found under (for ``--submission-depth``)."""
+    as (resolved path, size), with the resolved folder argument it was found under (for
+    ``--submission-depth``)."""
     out = []
-    seen: set[Path] = set()
+    seen: set[str] = set()
     for raw in paths:
-        root = Path(raw).resolve() if Path(raw).is_dir() else None
+        root = str(Path(raw).resolve()) if os.path.isdir(raw) else None
         for item in iter_files([raw]):
-            if isinstance(item, Path):
-                if item in seen:
+            if not isinstance(item, Skipped):
+                if item[0] in seen:
                     continue
-                seen.add(item)
+                seen.add(item[0])
             out.append((item, root))
     return out
 
@@ -132,7 +166,10 @@ def index_files(db_path: str | os.PathLike):
     names = {db.name, db.name + ".wal"}
     creating = creating_prefix(db.name)
 
-    def own(path: Path) -> bool:
-        return path.parent == db.parent and (path.name in names or path.name.startswith(creating))
+    folder = str(db.parent)
+
+    def own(path: str) -> bool:
+        parent, name = os.path.split(path)
+        return parent == folder and (name in names or name.startswith(creating))
 
     return own
