@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""EXPLAIN ANALYZE of the read path's main queries on one index, as the given checkout runs them.
+
+usage:
+    PYTHONPATH=CHECKOUT python bench/explain.py --db INDEX.duckdb --doc DOC.txt --out FILE.md
+
+For issue 20 ("record EXPLAIN ANALYZE of the main queries before and after"): run it once with
+the checkout before a change on an index that checkout built, once after, and keep both files
+(bench/results/explain/). The queries are that checkout's own sql/ files with their parameters
+bound as the commands bind them: ``pairs.sql`` (as ``pairs --top 10``), ``query_hits.sql`` (the
+hits of DOC, fingerprinted with the index's settings) and ``index_summary.sql`` (``stats``).
+Each plan is DuckDB's ``EXPLAIN ANALYZE`` text (operator timings and row counts); the wall time
+of the query run alone is given beside it.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--db", required=True, type=Path)
+    ap.add_argument("--doc", required=True, type=Path, help="a document to query with (indexed or not)")
+    ap.add_argument("--out", required=True, type=Path)
+    args = ap.parse_args()
+
+    import duckdb
+
+    import winnowdb
+    from winnowdb.ingest.document import fingerprint_source
+    from winnowdb.store import sqlfiles
+
+    con = duckdb.connect(str(args.db), read_only=True)
+    settings = dict(con.execute("SELECT key, value FROM settings").fetchall())
+    cap = con.execute("SELECT max_df FROM default_max_df").fetchall()[0][0]
+    _, _, fps = fingerprint_source(args.doc.read_text(encoding="utf-8"), settings, path=str(args.doc))
+    import pyarrow as pa
+
+    con.register("query_fingerprints", pa.table({"hash": pa.array(fps.hash, pa.int64())}))
+    values = {"max_df": cap, "min_shared": 1, "new_label": None, "top": 10, "limit_rows": 10, "exclude": None}
+    root = Path(winnowdb.__file__).resolve().parents[1]
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%h", "--", "winnowdb", "sql"],
+                                capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = "?"
+    lines = [f"# EXPLAIN ANALYZE ({dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC)", "",
+             f"- index: {args.db} (schema version {settings.get('schema_version', '?')}; default max-df {cap})",
+             f"- winnowdb {winnowdb.__version__} from {root} (winnowdb/ and sql/ last changed in {commit}); "
+             f"duckdb {duckdb.__version__}",
+             f"- command: `{' '.join(['python', 'bench/explain.py', *sys.argv[1:]])}`", ""]
+    for name in ("pairs", "query_hits", "index_summary"):
+        sql = sqlfiles.load(name)
+        bound = sqlfiles.bind(sql, values)
+        if name == "pairs":
+            sql = f"SELECT * FROM ({sql}) AS p ORDER BY GREATEST(containment_a, containment_b) DESC LIMIT 10"
+        t = time.perf_counter()
+        con.execute(sql, bound).fetchall()
+        wall = time.perf_counter() - t
+        plan = con.execute("EXPLAIN ANALYZE " + sql, bound).fetchall()
+        text = "\n".join(str(row[-1]) for row in plan)
+        lines += [f"## {name}.sql: {wall:.3f} s", "", "```", text.rstrip(), "```", ""]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines))
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
