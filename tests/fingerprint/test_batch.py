@@ -9,6 +9,7 @@ integer hashes full of ties: it must never look across a document boundary.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from winnowdb.fingerprint import batch
 from winnowdb.fingerprint.batch import (bit_votes_many, concat_units, feature_hashes_many, fingerprint_many,
                                         kgram_hashes_many, select_many, simhash_many, winnow_many)
 from winnowdb.fingerprint.hashing import kgram_hashes
@@ -29,6 +31,19 @@ from winnowdb.settings import IndexSettings
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
 FIELDS = ("hash", "pos", "start", "stop")
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: block sizes (batch.BLOCK, units or hashes per block of documents) that split small batches
+#: into many blocks, and the default (one block)
+BLOCKS = st.sampled_from([1, 7, 40, batch.BLOCK])
+
+
+@contextmanager
+def block_size(size: int):
+    """Work through batches in blocks of ``size`` elements (whole documents) meanwhile."""
+    saved, batch.BLOCK = batch.BLOCK, size
+    try:
+        yield
+    finally:
+        batch.BLOCK = saved
 
 
 def same(a: np.ndarray, b: np.ndarray) -> bool:
@@ -77,9 +92,10 @@ def unit_docs(draw, max_docs: int = 8):
 
 # ------------------------------------------------------------------ k-gram hashes
 @SETTINGS
-@given(units_list=unit_docs(), k=st.integers(1, 9), salt=st.sampled_from([0, 1, 0x5EED, 2**64 - 1]))
-def test_kgram_hashes_many_equal_per_document(units_list, k, salt):
-    hashes, offsets = kgram_hashes_many(units_list, k, salt)
+@given(units_list=unit_docs(), k=st.integers(1, 9), salt=st.sampled_from([0, 1, 0x5EED, 2**64 - 1]), block=BLOCKS)
+def test_kgram_hashes_many_equal_per_document(units_list, k, salt, block):
+    with block_size(block):
+        hashes, offsets = kgram_hashes_many(units_list, k, salt)
     assert offsets.dtype == np.int64 and offsets.shape == (len(units_list) + 1,)
     for i, units in enumerate(units_list):
         assert same(hashes[offsets[i]:offsets[i + 1]], kgram_hashes(units, k, salt))
@@ -109,10 +125,11 @@ def tied_hashes(draw):
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(docs=tied_hashes(), w=st.integers(1, 10), robust=st.booleans())
-def test_winnow_many_equals_winnow_per_document_with_ties(docs, w, robust):
+@given(docs=tied_hashes(), w=st.integers(1, 10), robust=st.booleans(), block=BLOCKS)
+def test_winnow_many_equals_winnow_per_document_with_ties(docs, w, robust, block):
     hashes, offsets = concat_units(docs)
-    selected, sel_off = winnow_many(hashes.astype(np.int64), offsets, w, robust=robust)
+    with block_size(block):
+        selected, sel_off = winnow_many(hashes.astype(np.int64), offsets, w, robust=robust)
     assert np.all(np.diff(selected) > 0)
     for i, h in enumerate(docs):
         mine = selected[sel_off[i]:sel_off[i + 1]] - offsets[i]
@@ -135,10 +152,11 @@ def test_tie_rule_does_not_cross_a_boundary(w):
 
 @SETTINGS
 @given(docs=tied_hashes(), selection=st.sampled_from(["winnow", "all", "mod"]), w=st.integers(1, 6),
-       m=st.integers(1, 4))
-def test_select_many_equals_select(docs, selection, w, m):
+       m=st.integers(1, 4), block=BLOCKS)
+def test_select_many_equals_select(docs, selection, w, m, block):
     hashes, offsets = concat_units(docs)
-    selected, sel_off = select_many(hashes.astype(np.int64), offsets, selection, w, m)
+    with block_size(block):
+        selected, sel_off = select_many(hashes.astype(np.int64), offsets, selection, w, m)
     for i, h in enumerate(docs):
         assert same(selected[sel_off[i]:sel_off[i + 1]] - offsets[i], select(h, selection, w, m))
 
@@ -146,10 +164,12 @@ def test_select_many_equals_select(docs, selection, w, m):
 # ------------------------------------------------------------------ whole fingerprints
 @SETTINGS
 @given(units_list=unit_docs(), k=st.integers(1, 8), w=st.integers(1, 10), salt=st.sampled_from([0, 7, 2**63]),
-       selection=st.sampled_from(["winnow", "all", "mod"]), m=st.integers(1, 5), robust=st.booleans())
-def test_fingerprint_many_equals_fingerprint(units_list, k, w, salt, selection, m, robust):
+       selection=st.sampled_from(["winnow", "all", "mod"]), m=st.integers(1, 5), robust=st.booleans(),
+       block=BLOCKS)
+def test_fingerprint_many_equals_fingerprint(units_list, k, w, salt, selection, m, robust, block):
     docs = [normalized(u, i) for i, u in enumerate(units_list)]
-    assert_fingerprints_equal(docs, k, w, salt, selection, m, robust)
+    with block_size(block):
+        assert_fingerprints_equal(docs, k, w, salt, selection, m, robust)
 
 
 @SETTINGS
@@ -188,6 +208,8 @@ def test_fingerprint_many_sample_corpus(normalizer, k, w):
     salt = IndexSettings.salt("code" if normalizer == "code" else normalizer)
     for selection in ("winnow", "all", "mod"):
         assert_fingerprints_equal(norms, k, w, salt, selection, 4)
+    with block_size(5000):  # a few documents per block
+        assert_fingerprints_equal(norms, k, w, salt, "winnow", 1)
     assert sum(len(f) for f in fingerprint_many(norms, k, w, salt)) > 0
 
 
@@ -207,19 +229,22 @@ def test_fingerprint_many_empty_batch_and_errors():
 # ------------------------------------------------------------------ simhash
 @SETTINGS
 @given(texts=st.lists(st.one_of(st.text(alphabet="abcXYZ019 .,;\n\tßéÉ½ﬁİı\u0301中𝐇\x00", max_size=60),
-                                st.text(alphabet="0", max_size=300), st.text(max_size=8)), max_size=10))
-def test_simhash_many_equals_units_simhash(texts):
+                                st.text(alphabet="0", max_size=300), st.text(max_size=8)), max_size=10),
+       block=BLOCKS)
+def test_simhash_many_equals_units_simhash(texts, block):
     units_list = [text_units(t) for t in texts]
-    features, offsets = feature_hashes_many(units_list)
-    for i, units in enumerate(units_list):
-        assert same(features[offsets[i]:offsets[i + 1]], feature_hashes(units))
-    assert simhash_many(units_list) == [units_simhash(u) for u in units_list]
+    with block_size(block):
+        features, offsets = feature_hashes_many(units_list)
+        for i, units in enumerate(units_list):
+            assert same(features[offsets[i]:offsets[i + 1]], feature_hashes(units))
+        assert simhash_many(units_list) == [units_simhash(u) for u in units_list]
 
 
 @SETTINGS
-@given(units_list=unit_docs(max_docs=10))
-def test_simhash_many_units(units_list):
-    assert simhash_many(units_list) == [units_simhash(u) for u in units_list]
+@given(units_list=unit_docs(max_docs=10), block=BLOCKS)
+def test_simhash_many_units(units_list, block):
+    with block_size(block):
+        assert simhash_many(units_list) == [units_simhash(u) for u in units_list]
 
 
 def test_bit_votes_many_across_lane_chunks_and_blocks():
@@ -241,5 +266,8 @@ def test_bit_votes_many_across_lane_chunks_and_blocks():
 def test_simhash_many_sample_corpus():
     units_list = [text_units(t) for t, _ in sample_documents()]
     units_list += [text_units(""), text_units("ab"), text_units("abc")] + units_list[::-1]
-    assert simhash_many(units_list) == [units_simhash(u) for u in units_list]
+    want = [units_simhash(u) for u in units_list]
+    assert simhash_many(units_list) == want
+    with block_size(3000):
+        assert simhash_many(units_list) == want
     assert simhash_many([]) == []

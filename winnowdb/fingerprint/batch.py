@@ -1,20 +1,20 @@
 """Fingerprints and simhashes of many documents in one pass (issue 19).
 
-Per-document numpy calls cost a few microseconds each whatever the document's size, so small
-documents spend most of their time in call overhead. Here a batch of documents is concatenated
-into one array, with ``offsets`` marking the boundaries (document ``i`` is
-``concatenated[offsets[i]:offsets[i + 1]]``), and every step runs once over the whole batch:
+Per-document numpy calls cost microseconds each whatever the document's size, so small documents
+spend much of their time in call overhead. Here the documents of a batch are concatenated into
+one array, with ``offsets`` marking the boundaries (document ``i`` is
+``concatenated[offsets[i]:offsets[i + 1]]``), and every step runs once over them:
 
 * ``kgram_hashes_many``: the k-gram hashes of ``hashing.kgram_hashes``. The polynomial of a
   k-gram computed from prefix sums, multiplied by ``BASE**-start``, does not depend on where the
   document starts, so the prefix sums of the concatenation give every document's hashes; the
   k-grams that cross a boundary are dropped.
 * ``winnow_many`` / ``select_many``: the selections of ``winnow.winnow`` and ``winnow.select``.
-  The sliding minimum runs once over the concatenated hashes and the windows that cross a
-  boundary are dropped; the robust tie rule is ``winnow.robust_ties``, the same code as one
-  document's, told where each window starts and where each document's windows end, so it never
-  looks across a boundary. A document shorter than a window gets the rightmost minimum of its
-  hashes; one shorter than k, nothing.
+  The sliding minimum (``winnow.window_minima``) runs once over the concatenated hashes and the
+  windows that cross a boundary are dropped; the robust tie rule is ``winnow.robust_ties``, the
+  same code as one document's, told where each window starts and where each document's windows
+  end, so it never looks across a boundary. A document shorter than a window gets the rightmost
+  minimum of its hashes; one shorter than k, nothing.
 * ``fingerprint_many``: ``winnow.fingerprint`` of each document.
 * ``feature_hashes_many`` / ``bit_votes_many`` / ``simhash_many``: ``simhash.feature_hashes``,
   the bit votes and ``simhash.units_simhash`` of each document. The votes are counted eight
@@ -22,8 +22,12 @@ into one array, with ``offsets`` marking the boundaries (document ``i`` is
   b + 56 of a feature's mixed hash into the eight bytes of a word, and summing at most 255 such
   words never carries from one byte into the next.
 
+A batch is worked through in blocks of whole documents of about ``BLOCK`` units each (one pass
+per block), which keeps the temporary arrays small: a batch of 1,024 documents of 2.7 KB in one
+pass ran slower than in blocks of 2**16 units (bench/results/batch_fingerprint.md).
+
 Every output equals the per-document path's, bit for bit (tests/fingerprint/test_batch.py). The
-cached powers of ``BASE`` grow to the length of the largest batch (16 bytes per unit).
+cached powers of ``BASE`` (``hashing.powers``) grow to the length of the largest block.
 """
 from __future__ import annotations
 
@@ -35,7 +39,7 @@ from .hashing import fmix64, mixed_units, powers, splitmix64
 from .simhash import FEATURE_GRAM, FEATURE_SALT
 from .winnow import Fingerprints, robust_ties, window_minima
 
-__all__ = ["concat_units", "kgram_hashes_many", "winnow_many", "select_many", "fingerprint_many",
+__all__ = ["BLOCK", "concat_units", "kgram_hashes_many", "winnow_many", "select_many", "fingerprint_many",
            "feature_hashes_many", "bit_votes_many", "simhash_many"]
 
 _U64 = np.uint64
@@ -44,6 +48,10 @@ _LANES = _U64(0x0101010101010101)
 _LANE_CHUNK = 255
 #: features mixed and counted per block, so that the vote's scratch arrays stay in cache
 _VOTE_BLOCK = 1 << 16
+#: units (or hashes) per block of documents: a batch is worked through in blocks of whole
+#: documents of at most this many (or of one document), each in one pass
+#: (bench/batch_fingerprint.py --blocks measures others)
+BLOCK = 1 << 16
 
 
 def _offsets(counts: np.ndarray) -> np.ndarray:
@@ -53,13 +61,31 @@ def _offsets(counts: np.ndarray) -> np.ndarray:
     return out
 
 
-def _runs(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """The indices starts[i], starts[i] + 1, ..., starts[i] + counts[i] - 1 of every i, in order."""
-    total = int(counts.sum())
-    idx = np.arange(total, dtype=np.int64)
-    if total:
-        idx += np.repeat(starts - _offsets(counts)[:-1], counts)
-    return idx
+def _blocks(offsets: np.ndarray):
+    """(a, b) ranges of documents (``offsets`` their boundaries) of at most ``BLOCK`` elements
+    each, or one document: whole documents, at least one per block."""
+    docs = offsets.shape[0] - 1
+    limit = BLOCK
+    a = 0
+    while a < docs:
+        b = int(np.searchsorted(offsets, offsets[a] + limit, side="right")) - 1
+        b = min(max(b, a + 1), docs)
+        yield a, b
+        a = b
+
+
+def _inside(starts: np.ndarray, counts: np.ndarray, total: int) -> np.ndarray:
+    """A mask of ``total`` positions, True on the runs starts[i] .. starts[i] + counts[i] - 1
+    (disjoint, in order; a run of count 0 lies between its neighbours)."""
+    mask = np.ones(total, dtype=bool)
+    gap_lo = np.concatenate(([0], starts + counts))
+    gap_hi = np.concatenate((starts, [total]))
+    gaps = np.maximum(gap_hi - gap_lo, 0)
+    idx = np.arange(int(gaps.sum()), dtype=np.int64)
+    if idx.shape[0]:
+        idx += np.repeat(gap_lo - _offsets(gaps)[:-1], gaps)
+        mask[idx[idx < total]] = False
+    return mask
 
 
 def concat_units(units_list: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -77,15 +103,9 @@ def concat_units(units_list: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarr
     return np.concatenate(units_list), offsets
 
 
-def kgram_hashes_many(units_list: Sequence[np.ndarray], k: int, salt: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """(hashes, offsets): the 64-bit hashes (int64) of every k-gram of every document, equal to
-    ``hashing.kgram_hashes(units, k, salt)`` of each, concatenated; document i's are
-    ``hashes[offsets[i]:offsets[i + 1]]`` (none when it has fewer than k units)."""
-    if k < 1:
-        raise ValueError("k must be at least 1")
-    units, uoff = concat_units(units_list)
-    lengths = np.diff(uoff)
-    counts = np.maximum(lengths - (k - 1), 0)
+def _kgram_block(units: np.ndarray, uoff: np.ndarray, k: int, salt: int) -> tuple[np.ndarray, np.ndarray]:
+    """``kgram_hashes_many`` of documents already concatenated (``uoff``: their boundaries)."""
+    counts = np.maximum(np.diff(uoff) - (k - 1), 0)
     offsets = _offsets(counts)
     if offsets[-1] == 0:
         return np.empty(0, dtype=np.int64), offsets
@@ -95,47 +115,60 @@ def kgram_hashes_many(units_list: Sequence[np.ndarray], k: int, salt: int = 0) -
     with np.errstate(over="ignore"):
         prefix = np.empty(n + 1, dtype=_U64)
         prefix[0] = 0
-        np.multiply(x, fwd, out=x)
-        np.cumsum(x, dtype=_U64, out=prefix[1:])
+        np.cumsum(x * fwd, dtype=_U64, out=prefix[1:])
         poly = prefix[k:] - prefix[: n - k + 1]
         poly *= inv[: n - k + 1]
         if offsets[-1] != poly.shape[0]:  # drop the k-grams that cross a boundary
-            poly = poly[_runs(uoff[:-1], counts)]
+            poly = poly[_inside(uoff[:-1], counts, poly.shape[0])]
         poly ^= _U64(k)
         return fmix64(poly).view(np.int64), offsets
+
+
+def kgram_hashes_many(units_list: Sequence[np.ndarray], k: int, salt: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(hashes, offsets): the 64-bit hashes (int64) of every k-gram of every document, equal to
+    ``hashing.kgram_hashes(units, k, salt)`` of each, concatenated; document i's are
+    ``hashes[offsets[i]:offsets[i + 1]]`` (none when it has fewer than k units)."""
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    lengths = np.fromiter((u.shape[0] for u in units_list), dtype=np.int64, count=len(units_list))
+    offsets = _offsets(np.maximum(lengths - (k - 1), 0))
+    hashes = np.empty(int(offsets[-1]), dtype=np.int64)
+    for a, b in _blocks(_offsets(lengths)):
+        h, _ = _kgram_block(*concat_units(units_list[a:b]), k, salt)
+        hashes[offsets[a]:offsets[b]] = h
+    return hashes, offsets
 
 
 def _rightmost_minima(hashes: np.ndarray, offsets: np.ndarray, docs: np.ndarray) -> np.ndarray:
     """For each (non-empty) document of ``docs``: the index in ``hashes`` of its rightmost minimum."""
     counts = offsets[docs + 1] - offsets[docs]
-    idx = _runs(offsets[docs], counts)
-    vals = hashes[idx]
     heads = _offsets(counts)[:-1]
+    idx = np.arange(int(counts.sum()), dtype=np.int64)
+    idx += np.repeat(offsets[docs] - heads, counts)
+    vals = hashes[idx]
     mins = np.minimum.reduceat(vals, heads)
     cand = np.where(vals == np.repeat(mins, counts), idx, -1)
     return np.maximum.reduceat(cand, heads)
 
 
-def winnow_many(hashes: np.ndarray, offsets: np.ndarray, w: int, robust: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """(selected, sel_offsets): ``winnow.winnow`` of each document's hashes (document i is
-    ``hashes[offsets[i]:offsets[i + 1]]``). ``selected`` holds indices into ``hashes``, sorted;
-    document i's are ``selected[sel_offsets[i]:sel_offsets[i + 1]]`` (subtract ``offsets[i]``
-    for its own positions)."""
-    if w < 1:
-        raise ValueError("w must be at least 1")
-    offsets = np.asarray(offsets, dtype=np.int64)
+def _winnow_block(hashes: np.ndarray, offsets: np.ndarray, w: int, robust: bool) -> np.ndarray:
+    """The sorted indices into ``hashes`` that ``winnow_many`` selects (no checks)."""
     counts = np.diff(offsets)
     nwin = np.maximum(counts - (w - 1), 0)
     woff = _offsets(nwin)
     parts = []
     if woff[-1]:
         r, m = window_minima(hashes, w)  # every window of the concatenation
-        starts = None
-        if woff[-1] != r.shape[0]:  # drop the windows that cross a boundary
-            starts = _runs(offsets[:-1], nwin)
-            r, m = r[starts], m[starts]
-        if robust:  # starts None: no window crosses a boundary, so window j starts at hash j
-            r = robust_ties(hashes, r, m, starts, None if starts is None else woff[1:])
+        if woff[-1] == r.shape[0]:  # no window crosses a boundary: window j starts at hash j
+            if robust:
+                r = robust_ties(hashes, r, m)
+        else:  # drop the windows that cross a boundary
+            valid = _inside(offsets[:-1], nwin, r.shape[0])
+            r, m = r[valid], m[valid]
+            # robust_ties' first test, made here so that the windows' starts are only listed
+            # when a selection moved to an equal hash: a tie the rule may break
+            if robust and ((r[1:] != r[:-1]) & (m[1:] == m[:-1])).any():
+                r = robust_ties(hashes, r, m, np.flatnonzero(valid), woff[1:])
         keep = np.empty(r.shape[0], dtype=bool)
         keep[0] = True
         np.not_equal(r[1:], r[:-1], out=keep[1:])  # a document's first window differs from the last
@@ -144,29 +177,52 @@ def winnow_many(hashes: np.ndarray, offsets: np.ndarray, w: int, robust: bool = 
     if short.size:
         parts.append(_rightmost_minima(hashes, offsets, short))
     if not parts:
-        selected = np.empty(0, dtype=np.int64)
-    elif len(parts) == 1:
-        selected = parts[0]
-    else:
-        selected = np.sort(np.concatenate(parts))
-    return selected, np.searchsorted(selected, offsets).astype(np.int64, copy=False)
+        return np.empty(0, dtype=np.int64)
+    return parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts))
+
+
+def _select_block(hashes: np.ndarray, offsets: np.ndarray, selection: str, w: int, m: int,
+                  robust: bool) -> np.ndarray:
+    if selection == "winnow":
+        return _winnow_block(hashes, offsets, w, robust)
+    if selection == "all":
+        return np.arange(hashes.shape[0], dtype=np.int64)
+    return np.flatnonzero(hashes.view(_U64) % _U64(m) == 0)
+
+
+def _check(selection: str, w: int, m: int) -> None:
+    if selection == "winnow":
+        if w < 1:
+            raise ValueError("w must be at least 1")
+    elif selection == "mod":
+        if m < 1:
+            raise ValueError("m must be at least 1")
+    elif selection != "all":
+        raise ValueError(f"unknown selection {selection!r}")
 
 
 def select_many(hashes: np.ndarray, offsets: np.ndarray, selection: str, w: int, m: int = 1,
                 robust: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """(selected, sel_offsets) as ``winnow_many`` gives them, for each of the selections of
-    ``winnow.select`` (``winnow``, ``all``, ``mod``)."""
+    """(selected, sel_offsets): ``winnow.select(h, selection, w, m)`` of each document's hashes
+    (document i is ``hashes[offsets[i]:offsets[i + 1]]``; ``winnow`` is ``winnow.winnow(h, w,
+    robust)``). ``selected`` holds indices into ``hashes``, sorted; document i's are
+    ``selected[sel_offsets[i]:sel_offsets[i + 1]]`` (subtract ``offsets[i]`` for its own)."""
+    _check(selection, w, m)
     offsets = np.asarray(offsets, dtype=np.int64)
     if selection == "winnow":
-        return winnow_many(hashes, offsets, w, robust=robust)
-    if selection == "all":
-        return np.arange(hashes.shape[0], dtype=np.int64), offsets
-    if selection == "mod":
-        if m < 1:
-            raise ValueError("m must be at least 1")
-        selected = np.flatnonzero(hashes.view(_U64) % _U64(m) == 0)
-        return selected, np.searchsorted(selected, offsets).astype(np.int64, copy=False)
-    raise ValueError(f"unknown selection {selection!r}")
+        parts = [_winnow_block(hashes[offsets[a]:offsets[b]], offsets[a:b + 1] - offsets[a], w, robust)
+                 + offsets[a] for a, b in _blocks(offsets)]
+        selected = np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
+    else:
+        selected = _select_block(hashes, offsets, selection, w, m, robust)
+    return selected, np.searchsorted(selected, offsets).astype(np.int64, copy=False)
+
+
+def winnow_many(hashes: np.ndarray, offsets: np.ndarray, w: int, robust: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """``select_many(hashes, offsets, "winnow", w, robust=robust)``: ``winnow.winnow`` of each
+    document's hashes. Windows run over each block of concatenated documents at once; those
+    crossing a boundary are dropped, and the robust tie rule never looks across one."""
+    return select_many(hashes, offsets, "winnow", w, robust=robust)
 
 
 def fingerprint_many(docs: Sequence, k: int, w: int, salt: int = 0, selection: str = "winnow", m: int = 1,
@@ -174,26 +230,31 @@ def fingerprint_many(docs: Sequence, k: int, w: int, salt: int = 0, selection: s
     """``winnow.fingerprint(doc, k, w, salt=salt, selection=selection, m=m, robust=robust)`` of
     each normalized document (``normalize.units.Normalized``), in one pass over the batch.
 
-    The arrays of the result are views of arrays shared by the batch."""
-    hashes, offsets = kgram_hashes_many([d.units for d in docs], k, salt)
-    selected, sel_off = select_many(hashes, offsets, selection, w, m, robust)
-    chosen = hashes[selected]
-    pos = selected - np.repeat(offsets[:-1], np.diff(sel_off))
-    last = pos + (k - 1)
-    bounds = sel_off.tolist()
+    The arrays of a result are views of arrays shared by its block of documents."""
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    _check(selection, w, m)
+    lengths = np.fromiter((len(d.units) for d in docs), dtype=np.int64, count=len(docs))
     out = []
-    for i, doc in enumerate(docs):
-        a, b = bounds[i], bounds[i + 1]
-        p = pos[a:b]
-        out.append(Fingerprints(hash=chosen[a:b], pos=p, start=doc.start[p], stop=doc.stop[last[a:b]]))
+    for a, b in _blocks(_offsets(lengths)):
+        block = docs[a:b]
+        hashes, offsets = _kgram_block(*concat_units([d.units for d in block]), k, salt)
+        selected = _select_block(hashes, offsets, selection, w, m, robust)
+        sel_off = np.searchsorted(selected, offsets)
+        chosen = hashes[selected]
+        pos = selected - np.repeat(offsets[:-1], np.diff(sel_off))
+        last = pos + (k - 1)
+        bounds = sel_off.tolist()
+        for i, doc in enumerate(block):
+            lo, hi = bounds[i], bounds[i + 1]
+            p = pos[lo:hi]
+            out.append(Fingerprints(hash=chosen[lo:hi], pos=p, start=doc.start[p], stop=doc.stop[last[lo:hi]]))
     return out
 
 
-def feature_hashes_many(units_list: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """(features, offsets): ``simhash.feature_hashes(units)`` of each document (int64),
-    concatenated; document i's are ``features[offsets[i]:offsets[i + 1]]``."""
+def _features_block(units: np.ndarray, uoff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``feature_hashes_many`` of documents already concatenated (``uoff``: their boundaries)."""
     g = FEATURE_GRAM
-    units, uoff = concat_units(units_list)
     lengths = np.diff(uoff)
     grams = np.maximum(lengths - (g - 1), 0)
     short = np.flatnonzero((lengths > 0) & (lengths < g))  # the whole sequence is one feature
@@ -215,7 +276,7 @@ def feature_hashes_many(units_list: Sequence[np.ndarray]) -> tuple[np.ndarray, n
                 np.multiply(x[j: n - g + 1 + j], fwd[j], out=t)
                 poly += t
             if grams.sum() != poly.shape[0]:
-                poly = poly[_runs(uoff[:-1], grams)]
+                poly = poly[_inside(uoff[:-1], grams, poly.shape[0])]
             poly ^= _U64(g)
             out = fmix64(poly)
         if short.size:
@@ -235,6 +296,19 @@ def feature_hashes_many(units_list: Sequence[np.ndarray]) -> tuple[np.ndarray, n
                 merged[~is_short] = out
                 out = merged
     return out.view(np.int64), offsets
+
+
+def feature_hashes_many(units_list: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(features, offsets): ``simhash.feature_hashes(units)`` of each document (int64),
+    concatenated; document i's are ``features[offsets[i]:offsets[i + 1]]``."""
+    lengths = np.fromiter((u.shape[0] for u in units_list), dtype=np.int64, count=len(units_list))
+    counts = np.where(lengths >= FEATURE_GRAM, lengths - (FEATURE_GRAM - 1), np.minimum(lengths, 1))
+    offsets = _offsets(counts)
+    features = np.empty(int(offsets[-1]), dtype=np.int64)
+    for a, b in _blocks(_offsets(lengths)):
+        f, _ = _features_block(*concat_units(units_list[a:b]))
+        features[offsets[a]:offsets[b]] = f
+    return features, offsets
 
 
 def bit_votes_many(features: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -275,8 +349,12 @@ def bit_votes_many(features: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 def simhash_many(units_list: Sequence[np.ndarray]) -> list[int]:
     """``simhash.units_simhash(units)`` of each document (signed 64-bit ints; 0 for no units)."""
-    features, offsets = feature_hashes_many(units_list)
-    votes = bit_votes_many(features, offsets)
-    total = np.diff(offsets)
-    bits = (2 * votes - total[:, None]) > 0  # simhash.simhash_from_votes' rule, one row per document
-    return np.packbits(bits, axis=1, bitorder="little").view("<i8")[:, 0].tolist()
+    lengths = np.fromiter((u.shape[0] for u in units_list), dtype=np.int64, count=len(units_list))
+    out: list[int] = []
+    for a, b in _blocks(_offsets(lengths)):
+        features, offsets = _features_block(*concat_units(units_list[a:b]))
+        votes = bit_votes_many(features, offsets)
+        total = np.diff(offsets)
+        bits = (2 * votes - total[:, None]) > 0  # simhash.simhash_from_votes' rule, one row per document
+        out.extend(np.packbits(bits, axis=1, bitorder="little").view("<i8")[:, 0].tolist())
+    return out
