@@ -5,6 +5,8 @@
 * ``winnow``: robust winnowing and the other selections (every k-gram, MOD_m), giving each
   fingerprint its hash, position and span in the original text;
 * ``simhash``: Charikar's 64-bit simhash of a document's features, and Hamming distances.
+* ``batch``: the k-gram hashes, selections, fingerprints and simhashes of many documents in one
+  pass over their concatenation, equal to those of each document alone.
 
 Everything works on numpy arrays of unit ids (``normalize`` makes them) and depends on nothing
 else in winnowdb.

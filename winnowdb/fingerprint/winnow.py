@@ -18,7 +18,7 @@ import numpy as np
 
 from .hashing import kgram_hashes
 
-__all__ = ["Fingerprints", "winnow", "select", "fingerprint", "window_minima"]
+__all__ = ["Fingerprints", "winnow", "select", "fingerprint", "window_minima", "robust_ties"]
 
 _U64 = np.uint64
 
@@ -61,42 +61,61 @@ def winnow(h: np.ndarray, w: int, robust: bool = True) -> np.ndarray:
         return np.array([n - 1 - int(np.argmin(h[::-1]))], dtype=np.int64)
     r, m = window_minima(h, w)
     if robust:
-        r = _robust_ties(h, r, m)
+        r = robust_ties(h, r, m)
     keep = np.empty(r.shape[0], dtype=bool)
     keep[0] = True
     np.not_equal(r[1:], r[:-1], out=keep[1:])
     return r[keep]  # selections move forward monotonically, so this is sorted and distinct
 
 
-def _robust_ties(h: np.ndarray, r: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """Apply Definition 3's tie rule to plain rightmost-minimum selections ``r``.
+def robust_ties(h: np.ndarray, r: np.ndarray, m: np.ndarray, starts: np.ndarray | None = None,
+                ends: np.ndarray | None = None) -> np.ndarray:
+    """Apply Definition 3's tie rule to plain rightmost-minimum selections ``r`` (``m``: the
+    windows' minima, as ``window_minima`` gives them).
 
     The rule differs from the plain choice only at an "event": a window whose rightmost minimum
     moved to a new position holding the same value while the previous selection is still in the
     window. Without events the plain selection is the robust one; with them, we follow the rule
     sequentially from each event, jumping over runs of windows that keep the same selection,
     until the robust choice falls back onto the plain one.
+
+    The windows may come from several documents (``fingerprint.batch``): window ``j`` starts at
+    ``h[starts[j]]`` (default ``j``: one document), and ``ends`` lists, ascending, the index one
+    past each document's last window (default: one document, ``len(r)``). A document's windows
+    are consecutive, and consecutive windows of one document start one hash apart. The rule never
+    looks across a document boundary: a selection lies in its window's document, so it is never
+    in the next document's windows.
     """
     nw = r.shape[0]
+    if nw < 2:
+        return r
     moved = r[1:] != r[:-1]
     moved &= m[1:] == m[:-1]
     if not moved.any():
         return r
-    events = np.flatnonzero(moved & (r[:-1] >= np.arange(1, nw))) + 1
+    if starts is None:
+        starts = np.arange(nw, dtype=np.int64)
+    events = np.flatnonzero(moved & (r[:-1] >= starts[1:])) + 1
     if events.size == 0:
         return r
+    if ends is None:
+        ends = np.array([nw], dtype=np.int64)
     s = r.copy()
     ev_i = 0
     while ev_i < events.size:
         pos = int(events[ev_i])
         prev = int(s[pos - 1])
-        while pos < nw:
+        # the windows of pos's document end at ``stop``; those from pos on that hold ``prev``
+        # end at ``pos + prev - starts[pos] + 1``
+        stop = int(ends[np.searchsorted(ends, pos, side="right")])
+        while pos < stop:
+            first = int(starts[pos])
             val = m[pos]
-            if prev >= pos and h[prev] == val:
+            if prev >= first and h[prev] == val:
                 # keep ``prev`` while it stays in the window and stays the minimum
-                stretch = m[pos : prev + 1] != h[prev]
-                end = pos + int(np.argmax(stretch)) if stretch.any() else prev + 1
-                end = min(end, nw)
+                last = min(pos + prev - first + 1, stop)
+                stretch = m[pos:last] != val
+                end = pos + int(np.argmax(stretch)) if stretch.any() else last
                 s[pos:end] = prev
                 pos = end
             else:
