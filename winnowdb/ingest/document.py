@@ -22,8 +22,8 @@ from ..normalize.text import text_units
 from ..settings import IndexSettings, TEXT_NORMALIZERS, text_normalizer
 from .languages import language_for
 
-__all__ = ["choose_normalizer", "fingerprint_source", "document_simhash", "normalized_hash", "set_off_edges",
-           "with_rows"]
+__all__ = ["choose_normalizer", "fingerprint_source", "fingerprint_sources", "document_simhash",
+           "document_simhashes", "normalized_hash", "set_off_edges", "with_rows"]
 
 
 def choose_normalizer(settings: Mapping[str, str], path: str | None,
@@ -67,6 +67,44 @@ def fingerprint_source(text: str, settings: Mapping[str, str], *, path: str | No
     if every_kgram and family == "prose":
         fps = with_rows(fps, set_off_edges(norm, norm, len(norm), k))
     return name, norm, fps
+
+
+def fingerprint_sources(texts: list[str], settings: Mapping[str, str], paths: list[str | None], *,
+                        language: str | None = None) -> list[tuple[str, object, Fingerprints] | ValueError]:
+    """``fingerprint_source`` of many texts (not boilerplate), the documents of each normalizer
+    fingerprinted in one pass (``fingerprint.batch.fingerprint_many``: the same rows, bit for
+    bit). Each item is (normalizer name, Normalized, Fingerprints), or the ValueError
+    ``fingerprint_source`` would raise for that text."""
+    from ..fingerprint.batch import fingerprint_many
+
+    settings = settings if isinstance(settings, IndexSettings) else IndexSettings(settings)
+    out: list = [None] * len(texts)
+    groups: dict[str, list[int]] = {}
+    norms = {}
+    for i, (text, path) in enumerate(zip(texts, paths)):
+        try:
+            family, lang = choose_normalizer(settings, path, language)
+            name = f"code:{lang}" if family == "code" else family
+            norms[i] = (name, family, normalize_as(text, name))
+        except ValueError as exc:
+            out[i] = exc
+            continue
+        groups.setdefault(family, []).append(i)
+    for family, members in groups.items():
+        k, w = settings.kw(family)
+        fps = fingerprint_many([norms[i][2] for i in members], k, w, salt=settings.salt(family),
+                               selection=settings.selection, m=settings.mod_m)
+        for i, f in zip(members, fps):
+            out[i] = (norms[i][0], norms[i][2], f)
+    return out
+
+
+def document_simhashes(texts: list[str], normalized: list) -> list[int]:
+    """``document_simhash`` of many documents in one pass (``fingerprint.batch.simhash_many``);
+    ``normalized[i]`` as ``document_simhash`` takes it (or None)."""
+    from ..fingerprint.batch import simhash_many
+
+    return simhash_many([n.units if n is not None else text_units(t) for t, n in zip(texts, normalized)])
 
 
 def document_simhash(text: str, normalized=None) -> int:

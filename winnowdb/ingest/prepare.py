@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import segmented
-from .document import document_simhash, fingerprint_source, normalized_hash
+from .document import (document_simhash, document_simhashes, fingerprint_source, fingerprint_sources,
+                       normalized_hash)
 from .read import Skipped, Source, read_source
 
 __all__ = ["Prepared", "prepare", "prepare_task", "prepare_chunk", "prepared_stream", "default_jobs",
@@ -37,7 +38,7 @@ class Prepared:
 
 
 def prepare(path: str, settings: dict[str, str], language: str | None, boilerplate: bool,
-             unchanged_hash: str | None, in_worker: bool = False) -> Prepared:
+            unchanged_hash: str | None, in_worker: bool = False) -> Prepared:
     """Read, normalize and fingerprint one file: everything ``add`` does per file before storing.
 
     ``unchanged_hash`` is the stored content hash when the file's label, kind and submission are
@@ -46,6 +47,21 @@ def prepare(path: str, settings: dict[str, str], language: str | None, boilerpla
     by a worker (``in_worker``: status "big", nothing read), so it is read once, not twice; a huge
     file read here comes back as "huge" with its text, to be stored in segments.
     """
+    src = _read(path, settings, language, unchanged_hash, in_worker)
+    if isinstance(src, Prepared):
+        return src
+    try:
+        normalizer, norm, fps = fingerprint_source(src.text, settings, path=path, language=language,
+                                                   every_kgram=boilerplate)
+    except ValueError as exc:
+        return _unreadable(path, exc)
+    return _finished(path, src, normalizer, norm, fps,
+                     document_simhash(src.text, norm if normalizer == "text" else None))
+
+
+def _read(path: str, settings, language: str | None, unchanged_hash: str | None,
+          in_worker: bool) -> Prepared | Source:
+    """The file's text, or the Prepared that ends its work here (big, skipped, unchanged, huge)."""
     if in_worker and _may_be_huge(path):
         return Prepared(path, "big")
     src = read_source(Path(path))
@@ -55,15 +71,48 @@ def prepare(path: str, settings: dict[str, str], language: str | None, boilerpla
         return Prepared(path, "unchanged")
     if segmented.is_huge(src.text, settings, path, language):
         return Prepared(path, "huge", src=src)
-    try:
-        normalizer, norm, fps = fingerprint_source(src.text, settings, path=path, language=language,
-                                                   every_kgram=boilerplate)
-    except ValueError as exc:
-        return Prepared(path, "skipped", skipped=Skipped(path, str(exc).split(": ", 1)[-1]))
+    return src
+
+
+def _unreadable(path: str, exc: ValueError) -> Prepared:
+    return Prepared(path, "skipped", skipped=Skipped(path, str(exc).split(": ", 1)[-1]))
+
+
+def _finished(path: str, src: Source, normalizer: str, norm, fps, simhash: int) -> Prepared:
     first, hashes = first_of_each_hash(fps.hash)
     return Prepared(path, "ok", src=src, normalizer=normalizer, normalized_hash=normalized_hash(norm),
-                    units=len(norm), fps=fps, first=first, hashes=hashes,
-                    simhash=document_simhash(src.text, norm if normalizer == "text" else None))
+                    units=len(norm), fps=fps, first=first, hashes=hashes, simhash=simhash)
+
+
+def prepare_chunk(tasks: list[tuple], in_worker: bool = True) -> list[Prepared]:
+    """``prepare`` of several task tuples: the files are read one by one, then the documents
+    (not boilerplate) are fingerprinted and simhashed together, one pass per normalizer
+    (``document.fingerprint_sources``, ``document_simhashes``: the same rows as ``prepare``'s, bit
+    for bit). In a worker process, one message each way per chunk, not per file."""
+    out: list[Prepared | None] = [None] * len(tasks)
+    batch: list[tuple[int, Source]] = []
+    for i, task in enumerate(tasks):
+        path, settings, language, boilerplate, unchanged_hash = task
+        same = settings is tasks[0][1] and language == tasks[0][2]
+        if boilerplate or not same:  # rare: the careful path, one file at a time
+            out[i] = prepare(*task, in_worker=in_worker)
+            continue
+        src = _read(path, settings, language, unchanged_hash, in_worker)
+        if isinstance(src, Prepared):
+            out[i] = src
+        else:
+            batch.append((i, src))
+    if batch:
+        settings, language = tasks[0][1], tasks[0][2]
+        texts = [src.text for _, src in batch]
+        paths = [tasks[i][0] for i, _ in batch]
+        done = fingerprint_sources(texts, settings, paths, language=language)
+        normalized = [d[1] if not isinstance(d, ValueError) and d[0] == "text" else None for d in done]
+        simhashes = document_simhashes([t if not isinstance(d, ValueError) else "" for t, d in zip(texts, done)],
+                                       normalized)
+        for (i, src), path, d, simhash in zip(batch, paths, done, simhashes):
+            out[i] = _unreadable(path, d) if isinstance(d, ValueError) else _finished(path, src, *d, simhash)
+    return out
 
 
 def first_of_each_hash(hashes) -> tuple:
@@ -90,14 +139,8 @@ def prepare_task(task: tuple) -> Prepared:
     return prepare(*task)
 
 
-def prepare_chunk(tasks: list[tuple]) -> list[Prepared]:
-    """``prepare`` of several task tuples in a worker process (one message each way per chunk,
-    not per file)."""
-    return [prepare(*task, in_worker=True) for task in tasks]
-
-
 #: files handed to a worker at a time (small files cost more to send one by one than to prepare)
-CHUNK_FILES = 32
+CHUNK_FILES = 64
 
 
 #: below this much input, ``add`` works in process (starting workers would cost more than it saves)
@@ -119,8 +162,9 @@ def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None)
     big enough to pay for them, else computed here. Workers ignore Ctrl-C and are stopped when the
     stream is left (finished, interrupted or failed). While workers run, DuckDB (``store``) writes
     with one thread, leaving the other cores to them."""
+    chunks = [tasks[i:i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
     if jobs <= 1 or len(tasks) < PARALLEL_MIN_FILES or total_bytes < PARALLEL_MIN_BYTES:
-        yield (prepare_task(t) for t in tasks)
+        yield (prep for chunk in chunks for prep in prepare_chunk(chunk, in_worker=False))
         return
     import multiprocessing as mp
 
@@ -133,7 +177,6 @@ def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None)
     context = next(m for m in ("fork", "forkserver", "spawn") if m in methods)
     if context == "forkserver":
         mp.get_context(context).set_forkserver_preload([__name__])
-    chunks = [tasks[i:i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
     with OrderedPool(prepare_chunk, min(jobs, len(chunks)), context=context) as pool:
         with store.threads(1) if store is not None else contextlib.nullcontext():
             yield (prep for chunk in pool.imap(chunks) for prep in chunk)

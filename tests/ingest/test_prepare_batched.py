@@ -1,0 +1,70 @@
+"""The batched per-file work of ``add`` (``prepare_chunk``: files read one by one, then fingerprinted
+and simhashed together, one pass per normalizer) gives exactly what the per-file path
+(``prepare``) gives: the same fingerprints (hash, position, span), the same simhash, normalized
+hash, units and distinct hashes, for every normalizer, boilerplate, skipped and unchanged files
+among them, and documents of every length (empty, shorter than k, shorter than a window)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from winnowdb.ingest.prepare import prepare, prepare_chunk
+from winnowdb.settings import IndexSettings
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _same(a, b) -> None:
+    assert (a.path, a.status, a.normalizer, a.normalized_hash, a.units, a.hashes, a.simhash) == \
+           (b.path, b.status, b.normalizer, b.normalized_hash, b.units, b.hashes, b.simhash), a.path
+    if a.status == "skipped":
+        assert a.skipped == b.skipped
+    if a.fps is not None or b.fps is not None:
+        for field in ("hash", "pos", "start", "stop"):
+            assert np.array_equal(getattr(a.fps, field), getattr(b.fps, field)), (a.path, field)
+        assert np.array_equal(a.first, b.first)
+        assert a.src.text == b.src.text
+
+
+@pytest.fixture()
+def files(tmp_path):
+    rng = random.Random(5)
+    words = ["".join(rng.choice("abcdefghij") for _ in range(rng.randint(1, 8))) for _ in range(200)]
+    out = sorted(str(p) for p in (REPO / "sample_corpus").rglob("*") if p.is_file())
+    for i, n in enumerate([0, 1, 3, 5, 12, 40, 400, 3000]):  # empty, shorter than k, than a window, ...
+        p = tmp_path / f"gen{i}.txt"
+        p.write_text(" ".join(rng.choice(words) for _ in range(n)) + (", déjà vu!" if i % 2 else ""))
+        out.append(str(p))
+    (tmp_path / "zeros.txt").write_text("0" * 500)  # robust winnowing's ties
+    (tmp_path / "binary.bin").write_bytes(b"\x00\x01\x02" * 100)
+    out += [str(tmp_path / "zeros.txt"), str(tmp_path / "binary.bin")]
+    return out
+
+
+@pytest.mark.parametrize("normalizer", ["auto", "text", "words", "prose"])
+@pytest.mark.parametrize("selection", ["winnow", "all", "mod"])
+def test_a_chunk_is_prepared_exactly_as_each_file_alone(files, normalizer, selection):
+    settings = IndexSettings.for_new_index(normalizer=normalizer, selection=selection)
+    tasks = [(path, settings, None, False, None) for path in files]
+    got = prepare_chunk(tasks, in_worker=False)
+    assert len(got) == len(files)
+    for a, task in zip(got, tasks):
+        _same(a, prepare(*task))
+    assert sum(p.status == "ok" for p in got) >= len(files) - 2
+
+
+def test_boilerplate_unchanged_and_forced_language_in_a_chunk(files):
+    settings = IndexSettings.for_new_index()
+    first = prepare(files[0], settings, None, False, None)
+    tasks = [(files[0], settings, None, False, first.src.content_hash)]  # unchanged
+    tasks += [(path, settings, None, i % 3 == 0, None) for i, path in enumerate(files[1:])]
+    for a, task in zip(prepare_chunk(tasks, in_worker=False), tasks):
+        _same(a, prepare(*task))
+    assert prepare_chunk(tasks[:1], in_worker=False)[0].status == "unchanged"
+    code = [p for p in files if p.endswith(".py")]
+    forced = [(path, settings, "java", False, None) for path in code]
+    for a, task in zip(prepare_chunk(forced, in_worker=False), forced):
+        _same(a, prepare(*task))
