@@ -34,15 +34,21 @@ _STRING_MARK = "\x01"  # placeholder character for a collapsed string literal
 
 @lru_cache(maxsize=None)
 def _blank_pattern(lang: str) -> re.Pattern:
-    """Two capturing groups: 1 = a string literal, 2 = a comment (every other group is
-    non-capturing), so ``split`` gives [text, string, comment, text, string, comment, ..., text]."""
+    """Named groups: ``lit`` a string literal, ``com`` a comment, and where the language has one,
+    ``lead``: code read with the literal after it but no part of it. ``split`` gives the text
+    between matches, then every group of each match (a literal's own groups too: back-references),
+    so [text, groups of a match..., text, groups..., ..., text]."""
     syn = SYNTAX[lang]
-    comments = [f"{a}[\\s\\S]*?(?:{b}|\\Z)" for a, b in syn["block"]]
-    if syn["line"]:
-        comments.append(f"{re.escape(syn['line'])}[^\\n]*")
+    lead = f"(?P<lead>{syn['lead']})?" if "lead" in syn else ""
     guard = "".join(re.escape(c) for c in syn["starts"])
-    strings = "|".join(syn["strings"]) or "(?!)"
-    return re.compile(f"(?=[{guard}])(?:({strings})|({'|'.join(comments) or '(?!)'}))")
+    return re.compile(f"(?=[{guard}])(?:{lead}(?P<lit>{'|'.join(syn['strings'])})"
+                      f"|(?P<com>{'|'.join(syn['comments'])}))")
+
+
+def _lengths(parts: list, group: int, stride: int) -> np.ndarray:
+    """The length of group ``group`` (0 where it did not take part) in each match of ``split``."""
+    column = parts[group::stride]
+    return np.fromiter(map(len, (x or "" for x in column)), dtype=np.int64, count=len(column))
 
 
 def _blanked(text: str, lang: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -50,22 +56,25 @@ def _blanked(text: str, lang: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     collapsed to one mark followed by blanks: same length as ``text``. Also the string literals'
     (start, stop) offsets. The regular expression only finds the spans; numpy does the blanking."""
     cps = code_points(text).copy()
-    parts = _blank_pattern(lang).split(text)  # in C: no Python call per literal or comment
+    pattern = _blank_pattern(lang)
+    parts = pattern.split(text)  # in C: no Python call per literal or comment
     if len(parts) == 1:
         e = np.empty(0, dtype=np.int64)
         return cps, e, e
-    literals, comments = parts[1::3], parts[2::3]
-    is_string = np.fromiter((x is not None for x in literals), dtype=bool, count=len(literals))
-    lengths = np.fromiter(map(len, (x if x is not None else c for x, c in zip(literals, comments))),
-                          dtype=np.int64, count=len(literals))
-    between = np.fromiter(map(len, parts[0::3]), dtype=np.int64, count=len(literals) + 1)
-    starts = np.cumsum(between[:-1]) + np.cumsum(lengths) - lengths
-    stops = starts + lengths
+    stride, index = pattern.groups + 1, pattern.groupindex
+    lead = _lengths(parts, index["lead"], stride) if "lead" in index else 0
+    literal = _lengths(parts, index["lit"], stride)
+    comment = _lengths(parts, index["com"], stride)
+    between = _lengths(parts, 0, stride)
+    lengths = lead + literal + comment  # of each match
+    starts = np.cumsum(between[:-1]) + np.cumsum(lengths) - lengths + lead  # past the lead
+    stops = starts + literal + comment
     depth = np.zeros(cps.shape[0] + 1, dtype=np.int32)
     depth[starts] += 1  # spans never overlap: starts (and stops) are distinct
     depth[stops] -= 1
     inside = np.cumsum(depth[:-1]) > 0
     cps[inside & (cps != 10)] = 32
+    is_string = literal > 0
     cps[starts[is_string]] = ord(_STRING_MARK)
     return cps, starts[is_string], stops[is_string]
 

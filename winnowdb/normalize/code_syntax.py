@@ -56,30 +56,31 @@ KEYWORDS: dict[str, frozenset[str]] = {
     "kotlin": frozenset(_KOTLIN_KEYWORDS),
 }
 
-#: comment and string syntax of each fast language: line comment, block comments (start, end),
-#: string regexes (written with unrolled loops, which Python's regex engine runs fast), and the
-#: characters any of them can start with (a guard that lets the scanner skip everything else).
-#: String prefixes (Python's f"", C++'s u8"") are left to the tokenizer as identifiers.
+#: Comments and literals of each fast language, as regular expressions: ``comments``, ``strings``
+#: (every literal the tokenizer collapses to one STRING token), and ``starts``, every character a
+#: comment or literal can start with (a guard that lets the scanner skip everything else). The loops
+#: are unrolled (``"[^"\\]*(?:\\.[^"\\]*)*"``), which Python's regex engine runs fast. A prefix in
+#: letters (Python's f"", C++'s u8"", Rust's b"") is no part of the literal: it stays a word of its
+#: own, as it always has (a lookbehind reads it where it decides where the literal ends).
 _DQ = r'"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"'  # a backslash escapes any character, a newline too
 _SQ = r"'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'"
+_LINE = r"//[^\n]*"
+_BLOCK = r"/\*[\s\S]*?(?:\*/|\Z)"  # unterminated: to the end
 _C_STRINGS = [_DQ, _SQ]
 SYNTAX: dict[str, dict] = {
-    "python": {"line": "#", "block": [], "starts": "\"'#",
+    "python": {"comments": [r"#[^\n]*"], "starts": "\"'#",
                "strings": [r'"""[\s\S]*?"""', r"'''[\s\S]*?'''", _DQ, _SQ]},
-    "c": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/", "strings": _C_STRINGS},
-    "cpp": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/", "strings": _C_STRINGS},
-    "java": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/",
-             "strings": [r'"""[\s\S]*?"""'] + _C_STRINGS},
-    "javascript": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/`",
+    "c": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": _C_STRINGS},
+    "cpp": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": _C_STRINGS},
+    "java": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [r'"""[\s\S]*?"""'] + _C_STRINGS},
+    "javascript": {"comments": [_LINE, _BLOCK], "starts": "\"'/`",
                    # template literals, with one level of templates nested in ${...}
                    "strings": [r"`(?:[^`\\$]|\\[\s\S]|\$(?!\{)|\$\{(?:[^{}`]|`(?:[^`\\]|\\[\s\S])*`"
                                r"|\{[^{}]*\})*\})*`"] + _C_STRINGS},
-    "go": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/`", "strings": [r"`[^`]*`"] + _C_STRINGS},
-    "csharp": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/@",
-               "strings": [r'@"(?:""|[^"])*"'] + _C_STRINGS},
-    "rust": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/",
+    "go": {"comments": [_LINE, _BLOCK], "starts": "\"'/`", "strings": [r"`[^`]*`"] + _C_STRINGS},
+    "csharp": {"comments": [_LINE, _BLOCK], "starts": "\"'/@", "strings": [r'@"(?:""|[^"])*"'] + _C_STRINGS},
+    "rust": {"comments": [_LINE, _BLOCK], "starts": "\"'/",
              "strings": [r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"', r"'(?:\\.[^'\n]{0,8}|[^'\\\n])'"]},
-    "kotlin": {"line": "//", "block": [(r"/\*", r"\*/")], "starts": "\"'/",
-               "strings": [r'"""[\s\S]*?"""'] + _C_STRINGS},
+    "kotlin": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [r'"""[\s\S]*?"""'] + _C_STRINGS},
 }
 FAST = frozenset(SYNTAX)
