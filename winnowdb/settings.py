@@ -68,8 +68,10 @@ HASH_VERSION = "splitmix-poly-fmix64-v1"
 SIMHASH_VERSION = "char4-tf-splitmix-v2"
 #: the code tokenizer's output (``normalize/code.py``): bump when the units of some code change.
 # v2: string literals kept as STRING, floats one NUMBER, fixed keywords; v3: a lone CR (classic
-# Mac line end) ends a line, so a line comment no longer runs to the end of such a file
-CODE_TOKENS_VERSION = "code-tokens-v3"
+# Mac line end) ends a line, so a line comment no longer runs to the end of such a file;
+# v4: literals and numbers read as Pygments reads them (line continuations, escaped quotes in
+# triple-quoted strings)
+CODE_TOKENS_VERSION = "code-tokens-v4"
 
 
 def text_normalizer(settings: Mapping[str, str]) -> str:

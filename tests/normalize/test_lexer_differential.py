@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .reference_tokens import differences, reference_tokens
+from .reference_tokens import differences, fast_tokens, reference_tokens
 
 FIXTURES = Path(__file__).resolve().parent / "lexer_fixtures"
 
@@ -21,6 +21,8 @@ FIXTURE_LANG = {
     "Library.java": ("java", None),
     "server.go": ("go", None),
     "Gradebook.cs": ("csharp", None),
+    "report.py": ("python", None),
+    "wordfreq.c": ("c", None),
 }
 
 
@@ -39,3 +41,34 @@ def test_a_difference_is_reported_with_its_line():
     assert differences(text, "java") == []
     found = differences(text, "java", lexer_name="python")
     assert len(found) == 1 and found[0].startswith("line 2: pygments '/' '/' number:'2'"), found
+
+
+def read(text: str, lang: str) -> list[tuple[str, str]]:
+    """(kind, text) of each token winnowdb reads."""
+    return [(kind, text[s:e]) for kind, s, e in fast_tokens(text, lang)]
+
+
+# ================================================================== constructs, one by one
+@pytest.mark.parametrize("lang,text", [
+    ("c", "#define TWICE(x) \\\n    ((x) + (x))\nint y = TWICE(2);\n"),
+    ("cpp", "#define TWICE(x) \\\r\n    ((x) + (x))\r\nint y = TWICE(2);\r\n"),
+    ("python", "total = first + \\\n    second\nprint(total)\n"),
+])
+def test_a_backslash_that_continues_a_line_is_white_space(lang, text):
+    assert "\\" not in [t for _, t in read(text, lang)]
+    one_line = text.replace("\\\r\n", " ").replace("\\\n", " ")
+    assert [k for k, _ in read(text, lang)] == [k for k, _ in read(one_line, lang)]
+    assert differences(text, lang) == []
+    assert ("\\", "\\") in read("x = a \\ b\n", lang)  # any other backslash is still a token
+
+
+@pytest.mark.parametrize("lang,text,literal", [
+    ("python", 'doc = """ends in a quote\\""""\nx = 1\n', '"""ends in a quote\\""""'),
+    ("python", "doc = '''it\\'''s'''\nx = 1\n", "'''it\\'''s'''"),
+    ("java", 'String doc = """\n    a \\""" inside\n    """;\nint x = 1;\n', '"""\n    a \\""" inside\n    """'),
+])
+def test_an_escaped_quote_does_not_end_a_triple_quoted_string(lang, text, literal):
+    tokens = read(text, lang)
+    assert [t for k, t in tokens if k == "string"] == [literal]
+    assert [t for k, t in tokens if k == "ident"][-1] == "x" and ("number", "1") in tokens
+    assert differences(text, lang) == []

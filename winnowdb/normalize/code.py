@@ -140,6 +140,8 @@ def _fast(text: str, lang: str) -> Normalized:
     is_digit = (cps >= 48) & (cps <= 57)
     is_word = is_digit | ((cps >= 65) & (cps <= 90)) | ((cps >= 97) & (cps <= 122)) | (cps == 95) | (cps == 36)
     is_space = ((cps <= 32) & (cps != 1)) | (cps == 0x7F)
+    continued = np.flatnonzero(cps[:-1] == 92)  # a backslash that continues a line is white space
+    is_space[continued[(cps[continued + 1] == 10) | (cps[continued + 1] == 13)]] = True
     if int(cps.max()) >= 128:  # non-ASCII letters in identifiers, Unicode white space
         hi = np.flatnonzero(cps >= 128)
         chars = [chr(c) for c in cps[hi].tolist()]

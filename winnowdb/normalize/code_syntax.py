@@ -56,23 +56,31 @@ KEYWORDS: dict[str, frozenset[str]] = {
     "kotlin": frozenset(_KOTLIN_KEYWORDS),
 }
 
+
+def _triple(q: str) -> str:
+    """A string between tripled quotes ``q`` in which a backslash escapes any character (Python,
+    Java's text blocks): ``\"""`` inside it does not end it."""
+    return f"{q * 3}[^{q}\\\\]*(?:(?:\\\\[\\s\\S]|{q}(?!{q * 2}))[^{q}\\\\]*)*{q * 3}"
+
+
+_DQ = r'"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"'  # a backslash escapes any character, a newline too
+_SQ = r"'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'"
+_LINE = r"//[^\n]*"
+_BLOCK = r"/\*[\s\S]*?(?:\*/|\Z)"  # unterminated: to the end
+_C_STRINGS = [_DQ, _SQ]
+
 #: Comments and literals of each fast language, as regular expressions: ``comments``, ``strings``
 #: (every literal the tokenizer collapses to one STRING token), and ``starts``, every character a
 #: comment or literal can start with (a guard that lets the scanner skip everything else). The loops
 #: are unrolled (``"[^"\\]*(?:\\.[^"\\]*)*"``), which Python's regex engine runs fast. A prefix in
 #: letters (Python's f"", C++'s u8"", Rust's b"") is no part of the literal: it stays a word of its
 #: own, as it always has (a lookbehind reads it where it decides where the literal ends).
-_DQ = r'"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"'  # a backslash escapes any character, a newline too
-_SQ = r"'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'"
-_LINE = r"//[^\n]*"
-_BLOCK = r"/\*[\s\S]*?(?:\*/|\Z)"  # unterminated: to the end
-_C_STRINGS = [_DQ, _SQ]
 SYNTAX: dict[str, dict] = {
     "python": {"comments": [r"#[^\n]*"], "starts": "\"'#",
-               "strings": [r'"""[\s\S]*?"""', r"'''[\s\S]*?'''", _DQ, _SQ]},
+               "strings": [_triple('"'), _triple("'"), _DQ, _SQ]},
     "c": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": _C_STRINGS},
     "cpp": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": _C_STRINGS},
-    "java": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [r'"""[\s\S]*?"""'] + _C_STRINGS},
+    "java": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [_triple('"')] + _C_STRINGS},
     "javascript": {"comments": [_LINE, _BLOCK], "starts": "\"'/`",
                    # template literals, with one level of templates nested in ${...}
                    "strings": [r"`(?:[^`\\$]|\\[\s\S]|\$(?!\{)|\$\{(?:[^{}`]|`(?:[^`\\]|\\[\s\S])*`"
