@@ -72,3 +72,37 @@ def test_an_escaped_quote_does_not_end_a_triple_quoted_string(lang, text, litera
     assert [t for k, t in tokens if k == "string"] == [literal]
     assert [t for k, t in tokens if k == "ident"][-1] == "x" and ("number", "1") in tokens
     assert differences(text, lang) == []
+
+
+@pytest.mark.parametrize("lang,text,numbers", [
+    ("python", "x = 1. + 2.j - 3.e-5 * 1.5e-3\n", ["1.", "2.j", "3.e-5", "1.5e-3"]),
+    ("javascript", "const x = 1. + 2.E+3;\n", ["1.", "2.E+3"]),
+    ("c", "double x = 1. + 1.f - 2.L;\n", ["1.", "1.f", "2.L"]),
+    ("c", "double h = 0x1.8p3 + 0x1.8p-3 + 0xA.Bp+1 + 0x.8p1 + 0x1p-2;\n",
+     ["0x1.8p3", "0x1.8p-3", "0xA.Bp+1", "0x.8p1", "0x1p-2"]),
+    ("java", "double h = 0x1.8p-3 + 1.d;\nfloat f = 1.f;\n", ["0x1.8p-3", "1.d", "1.f"]),
+    ("go", "h := 0x1p-2 + 0x1.Fp3 + 1.i\n", ["0x1p-2", "0x1.Fp3", "1.i"]),
+    ("cpp", "auto n = 1'000'000 + 0xFF'FFu + 0b1010'1010;\n", ["1'000'000", "0xFF'FFu", "0b1010'1010"]),
+    ("c", "int n = 1'000; /* C23 */\n", ["1'000"]),
+])
+def test_a_number_is_one_token_as_the_language_reads_it(lang, text, numbers):
+    tokens = read(text, lang)
+    assert [t for k, t in tokens if k == "number"] == numbers, tokens
+    assert "string" not in [k for k, _ in tokens]
+
+
+@pytest.mark.parametrize("lang,text,cut", [
+    ("rust", "for i in 0..10 {}", "number:0 . . number:10"),
+    ("rust", "let r = 1..=n;", "number:1 . . = ident:n"),
+    ("rust", "let r = ..5;", ". . number:5"),
+    ("kotlin", "for (i in 0..10) {}", "number:0 . . number:10"),
+    ("rust", "let m = 1.max(2);", "number:1 . ident:max ( number:2 )"),  # a method of an integer
+    ("kotlin", "val s = 2.toString()", "number:2 . ident:toString ( )"),
+    ("python", "y = x2. real", "ident:x2 . ident:real"),  # a name's point is an operator
+    ("python", "y = t.e5", "ident:t . ident:e5"),
+    ("c", "switch (c) { case'a': return L'x' + u8'y'; }", "kw:case string:'a' : kw:return ident:L string:'x' +"
+     " ident:u8 string:'y'"),
+])
+def test_a_point_or_quote_that_is_no_part_of_a_number(lang, text, cut):
+    tokens = " ".join(f"{k}:{t}" if len(k) > 1 else k for k, t in read(text, lang))
+    assert cut in tokens

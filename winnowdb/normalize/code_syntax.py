@@ -67,7 +67,11 @@ _DQ = r'"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"'  # a backslash escapes any character,
 _SQ = r"'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'"
 _LINE = r"//[^\n]*"
 _BLOCK = r"/\*[\s\S]*?(?:\*/|\Z)"  # unterminated: to the end
-_C_STRINGS = [_DQ, _SQ]
+# C and C++: a quote after a word character is a digit separator (1'000), not a character
+# literal, but for the prefixes (L'x', u8'x') and after "case" and "return"
+_C_STRINGS = [_DQ, r"(?:(?<![\w$])|(?<=[uUL])(?<![\w$][uUL])|(?<=u8)(?<![\w$]u8)|(?<=\bcase)|(?<=\breturn))"
+              + _SQ]
+_C_NUMBERS = {"digit_quote": True, "dot_exponent": True, "dot_suffix": "fFlL", "hex_float": True}
 
 #: Comments and literals of each fast language, as regular expressions: ``comments``, ``strings``
 #: (every literal the tokenizer collapses to one STRING token), and ``starts``, every character a
@@ -75,20 +79,25 @@ _C_STRINGS = [_DQ, _SQ]
 #: are unrolled (``"[^"\\]*(?:\\.[^"\\]*)*"``), which Python's regex engine runs fast. A prefix in
 #: letters (Python's f"", C++'s u8"", Rust's b"") is no part of the literal: it stays a word of its
 #: own, as it always has (a lookbehind reads it where it decides where the literal ends).
+#: Numbers (``code._join_number_punctuation``): ``dot_exponent``, ``1.e5`` is a number;
+#: ``dot_suffix``, the letters that may end a number after its point (``1.f``); ``hex_float``,
+#: ``0x1.8p-3``; ``digit_quote``, ``1'000``.
 SYNTAX: dict[str, dict] = {
     "python": {"comments": [r"#[^\n]*"], "starts": "\"'#",
-               "strings": [_triple('"'), _triple("'"), _DQ, _SQ]},
-    "c": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": _C_STRINGS},
-    "cpp": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": _C_STRINGS},
-    "java": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [_triple('"')] + _C_STRINGS},
+               "strings": [_triple('"'), _triple("'"), _DQ, _SQ], "dot_exponent": True, "dot_suffix": "jJ"},
+    "c": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": _C_STRINGS, **_C_NUMBERS},
+    "cpp": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": _C_STRINGS, **_C_NUMBERS},
+    "java": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [_triple('"'), _DQ, _SQ],
+             "dot_exponent": True, "dot_suffix": "fFdD", "hex_float": True},
     "javascript": {"comments": [_LINE, _BLOCK], "starts": "\"'/`",
                    # template literals, with one level of templates nested in ${...}
                    "strings": [r"`(?:[^`\\$]|\\[\s\S]|\$(?!\{)|\$\{(?:[^{}`]|`(?:[^`\\]|\\[\s\S])*`"
-                               r"|\{[^{}]*\})*\})*`"] + _C_STRINGS},
-    "go": {"comments": [_LINE, _BLOCK], "starts": "\"'/`", "strings": [r"`[^`]*`"] + _C_STRINGS},
-    "csharp": {"comments": [_LINE, _BLOCK], "starts": "\"'/@", "strings": [r'@"(?:""|[^"])*"'] + _C_STRINGS},
+                               r"|\{[^{}]*\})*\})*`", _DQ, _SQ], "dot_exponent": True},
+    "go": {"comments": [_LINE, _BLOCK], "starts": "\"'/`", "strings": [r"`[^`]*`", _DQ, _SQ],
+           "dot_exponent": True, "dot_suffix": "i", "hex_float": True},
+    "csharp": {"comments": [_LINE, _BLOCK], "starts": "\"'/@", "strings": [r'@"(?:""|[^"])*"', _DQ, _SQ]},
     "rust": {"comments": [_LINE, _BLOCK], "starts": "\"'/",
              "strings": [r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"', r"'(?:\\.[^'\n]{0,8}|[^'\\\n])'"]},
-    "kotlin": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [r'"""[\s\S]*?"""'] + _C_STRINGS},
+    "kotlin": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [r'"""[\s\S]*?"""', _DQ, _SQ]},
 }
 FAST = frozenset(SYNTAX)
