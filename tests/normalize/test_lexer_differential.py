@@ -23,6 +23,7 @@ FIXTURE_LANG = {
     "Gradebook.cs": ("csharp", None),
     "report.py": ("python", None),
     "wordfreq.c": ("c", None),
+    "matrix.cpp": ("cpp", None),
 }
 
 
@@ -106,3 +107,23 @@ def test_a_number_is_one_token_as_the_language_reads_it(lang, text, numbers):
 def test_a_point_or_quote_that_is_no_part_of_a_number(lang, text, cut):
     tokens = " ".join(f"{k}:{t}" if len(k) > 1 else k for k, t in read(text, lang))
     assert cut in tokens
+
+
+RAW_STRINGS = [
+    ("cpp", 'auto s = R"(a "quoted" C:\\dir\\)";\nint x = 1;\n', "R", '"(a "quoted" C:\\dir\\)"'),
+    ("cpp", 'auto s = R"re(ends at )" only with )re";\nint x = 1;\n', "R", '"re(ends at )" only with )re"'),
+    ("cpp", 'auto s = u8R"x(\n  "one" // two\n)x";\nint x = 1;\n', "u8R", '"x(\n  "one" // two\n)x"'),
+    ("c", 'const char *s = LR"(say "hi")";\nint x = 1;\n', "LR", '"(say "hi")"'),  # a C++ header
+]
+
+
+@pytest.mark.parametrize("lang,text,prefix,literal", RAW_STRINGS,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(RAW_STRINGS)])
+def test_a_raw_string_is_one_string_after_its_prefix(lang, text, prefix, literal):
+    tokens = read(text, lang)
+    strings = [i for i, (k, _) in enumerate(tokens) if k == "string"]
+    assert [tokens[i][1] for i in strings] == [literal], tokens
+    assert tokens[strings[0] - 1] == ("ident", prefix)
+    assert tokens[-4:-1] == [("ident", "x"), ("=", "="), ("number", "1")]  # the code after it is intact
+    # a .h file is read as C, and may be C++'s: C reads raw strings as C++ does
+    assert differences(text, lang, "cpp" if lang == "c" else None) == []

@@ -67,9 +67,12 @@ _DQ = r'"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"'  # a backslash escapes any character,
 _SQ = r"'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'"
 _LINE = r"//[^\n]*"
 _BLOCK = r"/\*[\s\S]*?(?:\*/|\Z)"  # unterminated: to the end
-# C and C++: a quote after a word character is a digit separator (1'000), not a character
+# C and C++: raw strings R"delim(...)delim" (u8R, uR, UR, LR too; read in C as well, which reads
+# C++ headers); a quote after a word character is a digit separator (1'000), not a character
 # literal, but for the prefixes (L'x', u8'x') and after "case" and "return"
-_C_STRINGS = [_DQ, r"(?:(?<![\w$])|(?<=[uUL])(?<![\w$][uUL])|(?<=u8)(?<![\w$]u8)|(?<=\bcase)|(?<=\breturn))"
+_C_RAW = (r'(?:(?<=R)(?<![\w$]R)|(?<=u8R)(?<![\w$]u8R)|(?<=[uUL]R)(?<![\w$][uUL]R))'
+          r'"(?P<delim>[^()\\\s"]{0,16})\([\s\S]*?\)(?P=delim)"')
+_C_STRINGS = [_C_RAW, _DQ, r"(?:(?<![\w$])|(?<=[uUL])(?<![\w$][uUL])|(?<=u8)(?<![\w$]u8)|(?<=\bcase)|(?<=\breturn))"
               + _SQ]
 _C_NUMBERS = {"digit_quote": True, "dot_exponent": True, "dot_suffix": "fFlL", "hex_float": True}
 
