@@ -24,6 +24,7 @@ FIXTURE_LANG = {
     "report.py": ("python", None),
     "wordfreq.c": ("c", None),
     "matrix.cpp": ("cpp", None),
+    "tokenize.rs": ("rust", None),
 }
 
 
@@ -114,6 +115,10 @@ RAW_STRINGS = [
     ("cpp", 'auto s = R"re(ends at )" only with )re";\nint x = 1;\n', "R", '"re(ends at )" only with )re"'),
     ("cpp", 'auto s = u8R"x(\n  "one" // two\n)x";\nint x = 1;\n', "u8R", '"x(\n  "one" // two\n)x"'),
     ("c", 'const char *s = LR"(say "hi")";\nint x = 1;\n', "LR", '"(say "hi")"'),  # a C++ header
+    ("rust", 'let s = r#"a "quoted" word"#;\nlet x = 1;\n', "r", '#"a "quoted" word"#'),
+    ("rust", 'let s = r##"holds "# inside"##;\nlet x = 1;\n', "r", '##"holds "# inside"##'),
+    ("rust", 'let s = r"C:\\dir\\";\nlet x = 1;\n', "r", '"C:\\dir\\"'),
+    ("rust", 'let s = br#"bytes "q""#;\nlet x = 1;\n', "br", '#"bytes "q""#'),
 ]
 
 

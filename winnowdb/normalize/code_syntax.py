@@ -72,8 +72,9 @@ _BLOCK = r"/\*[\s\S]*?(?:\*/|\Z)"  # unterminated: to the end
 # literal, but for the prefixes (L'x', u8'x') and after "case" and "return"
 _C_RAW = (r'(?:(?<=R)(?<![\w$]R)|(?<=u8R)(?<![\w$]u8R)|(?<=[uUL]R)(?<![\w$][uUL]R))'
           r'"(?P<delim>[^()\\\s"]{0,16})\([\s\S]*?\)(?P=delim)"')
-_C_STRINGS = [_C_RAW, _DQ, r"(?:(?<![\w$])|(?<=[uUL])(?<![\w$][uUL])|(?<=u8)(?<![\w$]u8)|(?<=\bcase)|(?<=\breturn))"
-              + _SQ]
+_C_CHAR = r"(?:(?<![\w$])|(?<=[uUL])(?<![\w$][uUL])|(?<=u8)(?<![\w$]u8)|(?<=\bcase)|(?<=\breturn))" + _SQ
+_C_STRINGS = [_C_RAW, _DQ, _C_CHAR]
+_RUST_RAW = r'(?:(?<=r)(?<![\w$]r)|(?<=[bc]r)(?<![\w$][bc]r))(?P<hashes>#*)"[\s\S]*?"(?P=hashes)'
 _C_NUMBERS = {"digit_quote": True, "dot_exponent": True, "dot_suffix": "fFlL", "hex_float": True}
 
 #: Comments and literals of each fast language, as regular expressions: ``comments``, ``strings``
@@ -99,8 +100,10 @@ SYNTAX: dict[str, dict] = {
     "go": {"comments": [_LINE, _BLOCK], "starts": "\"'/`", "strings": [r"`[^`]*`", _DQ, _SQ],
            "dot_exponent": True, "dot_suffix": "i", "hex_float": True},
     "csharp": {"comments": [_LINE, _BLOCK], "starts": "\"'/@", "strings": [r'@"(?:""|[^"])*"', _DQ, _SQ]},
-    "rust": {"comments": [_LINE, _BLOCK], "starts": "\"'/",
-             "strings": [r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"', r"'(?:\\.[^'\n]{0,8}|[^'\\\n])'"]},
+    # Rust: raw strings r"...", r#"..."# (br, cr too), whose backslashes escape nothing; strings span
+    # lines; a quote not closed within a character is a lifetime ('a)
+    "rust": {"comments": [_LINE, _BLOCK], "starts": "\"'/#",
+             "strings": [_RUST_RAW, r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"', r"'(?:\\.[^'\n]{0,8}|[^'\\\n])'"]},
     "kotlin": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [r'"""[\s\S]*?"""', _DQ, _SQ]},
 }
 FAST = frozenset(SYNTAX)
