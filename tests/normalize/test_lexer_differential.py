@@ -119,7 +119,14 @@ RAW_STRINGS = [
     ("rust", 'let s = r##"holds "# inside"##;\nlet x = 1;\n', "r", '##"holds "# inside"##'),
     ("rust", 'let s = r"C:\\dir\\";\nlet x = 1;\n', "r", '"C:\\dir\\"'),
     ("rust", 'let s = br#"bytes "q""#;\nlet x = 1;\n', "br", '#"bytes "q""#'),
+    ("csharp", 'var s = """\n    a "quoted" word\n    """;\nint x = 1;\n', "", '"""\n    a "quoted" word\n    """'),
+    ("csharp", 'var s = """"holds """ inside"""";\nint x = 1;\n', "", '""""holds """ inside""""'),
+    ("csharp", 'var s = $"""\n  {a} "b"\n  """;\nint x = 1;\n', "$", '"""\n  {a} "b"\n  """'),
+    ("csharp", 'var s = @$"C:\\{dir}\\";\nint x = 1;\n', "", '@$"C:\\{dir}\\"'),
 ]
+
+#: Pygments 2.21 ends every C# raw string at three quotes, though four open one that ends at four
+PYGMENTS_MISREADS = {'""""holds """ inside""""'}
 
 
 @pytest.mark.parametrize("lang,text,prefix,literal", RAW_STRINGS,
@@ -128,7 +135,7 @@ def test_a_raw_string_is_one_string_after_its_prefix(lang, text, prefix, literal
     tokens = read(text, lang)
     strings = [i for i, (k, _) in enumerate(tokens) if k == "string"]
     assert [tokens[i][1] for i in strings] == [literal], tokens
-    assert tokens[strings[0] - 1] == ("ident", prefix)
+    assert tokens[strings[0] - 1] == (("ident", prefix) if prefix else ("=", "="))
     assert tokens[-4:-1] == [("ident", "x"), ("=", "="), ("number", "1")]  # the code after it is intact
-    # a .h file is read as C, and may be C++'s: C reads raw strings as C++ does
-    assert differences(text, lang, "cpp" if lang == "c" else None) == []
+    if literal not in PYGMENTS_MISREADS:  # a .h file is read as C, and may be C++'s: C reads them too
+        assert differences(text, lang, "cpp" if lang == "c" else None) == []

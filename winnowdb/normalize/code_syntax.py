@@ -99,7 +99,10 @@ SYNTAX: dict[str, dict] = {
                                r"|\{[^{}]*\})*\})*`", _DQ, _SQ], "dot_exponent": True},
     "go": {"comments": [_LINE, _BLOCK], "starts": "\"'/`", "strings": [r"`[^`]*`", _DQ, _SQ],
            "dot_exponent": True, "dot_suffix": "i", "hex_float": True},
-    "csharp": {"comments": [_LINE, _BLOCK], "starts": "\"'/@", "strings": [r'@"(?:""|[^"])*"', _DQ, _SQ]},
+    # C#: raw strings """...""" (three quotes or more, $ before them a word as before), verbatim
+    # @"..." and @$"..." (a quote doubled inside)
+    "csharp": {"comments": [_LINE, _BLOCK], "starts": "\"'/@",
+               "strings": [r'(?P<quotes>"{3,})[\s\S]*?(?P=quotes)', r'@\$?"[^"]*(?:""[^"]*)*"', _DQ, _SQ]},
     # Rust: raw strings r"...", r#"..."# (br, cr too), whose backslashes escape nothing; strings span
     # lines; a quote not closed within a character is a lifetime ('a)
     "rust": {"comments": [_LINE, _BLOCK], "starts": "\"'/#",
