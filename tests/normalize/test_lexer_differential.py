@@ -25,6 +25,7 @@ FIXTURE_LANG = {
     "wordfreq.c": ("c", None),
     "matrix.cpp": ("cpp", None),
     "tokenize.rs": ("rust", None),
+    "Scheduler.kt": ("kotlin", None),
 }
 
 
@@ -139,3 +140,16 @@ def test_a_raw_string_is_one_string_after_its_prefix(lang, text, prefix, literal
     assert tokens[-4:-1] == [("ident", "x"), ("=", "="), ("number", "1")]  # the code after it is intact
     if literal not in PYGMENTS_MISREADS:  # a .h file is read as C, and may be C++'s: C reads them too
         assert differences(text, lang, "cpp" if lang == "c" else None) == []
+
+
+@pytest.mark.parametrize("text,literal", [
+    ('val s = "${ "a${b}" }"\nval x = 1\n', '"${ "a${b}" }"'),
+    ('val s = "n: ${if (n > 1) "many" else "one"}!"\nval x = 1\n', '"n: ${if (n > 1) "many" else "one"}!"'),
+    ('val s = "${m["k"]} and $name"\nval x = 1\n', '"${m["k"]} and $name"'),
+    ('val s = "${f { "}" }} \\${not}"\nval x = 1\n', '"${f { "}" }} \\${not}"'),
+])
+def test_a_kotlin_string_template_may_hold_strings(text, literal):
+    tokens = read(text, "kotlin")
+    assert [t for k, t in tokens if k == "string"] == [literal], tokens
+    assert tokens[-3:] == [("ident", "x"), ("=", "="), ("number", "1")]
+    assert differences(text, "kotlin") == []

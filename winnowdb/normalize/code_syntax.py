@@ -75,6 +75,11 @@ _C_RAW = (r'(?:(?<=R)(?<![\w$]R)|(?<=u8R)(?<![\w$]u8R)|(?<=[uUL]R)(?<![\w$][uUL]
 _C_CHAR = r"(?:(?<![\w$])|(?<=[uUL])(?<![\w$][uUL])|(?<=u8)(?<![\w$]u8)|(?<=\bcase)|(?<=\breturn))" + _SQ
 _C_STRINGS = [_C_RAW, _DQ, _C_CHAR]
 _RUST_RAW = r'(?:(?<=r)(?<![\w$]r)|(?<=[bc]r)(?<![\w$][bc]r))(?P<hashes>#*)"[\s\S]*?"(?P=hashes)'
+# Kotlin: a string template ${...} may hold strings ("${ "a$b" }"), and one level of braces with
+# strings in them too; a string whose template is not closed on its line is read as a plain string
+_KOTLIN_INNER = r'\{[^{}"\n]*(?:' + _DQ + r'[^{}"\n]*)*\}'
+_KOTLIN_HOLE = r'\{[^{}"\n]*(?:(?:' + _DQ + "|" + _KOTLIN_INNER + r')[^{}"\n]*)*\}'
+_KOTLIN_DQ = r'"[^"\\\n$]*(?:(?:\\[\s\S]|\$(?!\{)|\$' + _KOTLIN_HOLE + r')[^"\\\n$]*)*"'
 _C_NUMBERS = {"digit_quote": True, "dot_exponent": True, "dot_suffix": "fFlL", "hex_float": True}
 
 #: Comments and literals of each fast language, as regular expressions: ``comments``, ``strings``
@@ -107,6 +112,6 @@ SYNTAX: dict[str, dict] = {
     # lines; a quote not closed within a character is a lifetime ('a)
     "rust": {"comments": [_LINE, _BLOCK], "starts": "\"'/#",
              "strings": [_RUST_RAW, r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"', r"'(?:\\.[^'\n]{0,8}|[^'\\\n])'"]},
-    "kotlin": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [r'"""[\s\S]*?"""', _DQ, _SQ]},
+    "kotlin": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [r'"""[\s\S]*?"""', _KOTLIN_DQ, _DQ, _SQ]},
 }
 FAST = frozenset(SYNTAX)
