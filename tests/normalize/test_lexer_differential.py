@@ -11,6 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from winnowdb.normalize.code_syntax import FAST
 
 from .reference_tokens import differences, fast_tokens, reference_tokens
 
@@ -26,6 +30,8 @@ FIXTURE_LANG = {
     "matrix.cpp": ("cpp", None),
     "tokenize.rs": ("rust", None),
     "Scheduler.kt": ("kotlin", None),
+    "markdown.js": ("javascript", None),
+    "inventory.ts": ("javascript", "typescript"),  # TypeScript files are read as JavaScript
 }
 
 
@@ -153,3 +159,50 @@ def test_a_kotlin_string_template_may_hold_strings(text, literal):
     assert [t for k, t in tokens if k == "string"] == [literal], tokens
     assert tokens[-3:] == [("ident", "x"), ("=", "="), ("number", "1")]
     assert differences(text, "kotlin") == []
+
+
+@pytest.mark.parametrize("text,literals", [
+    ("s = s.replace(/'/g, 'x'); let t = 'y';", ["/'/g", "'x'", "'y'"]),
+    ("const r = /[/]/; const q = 1;", ["/[/]/"]),
+    ("const trim = (p: string): string => p.replace(/[/\\\\]+$/, '');", ["/[/\\\\]+$/", "''"]),  # TypeScript
+    ("if (/^a/.test(s)) f(a / 2, b / 3);", ["/^a/"]),
+    ("return /x/.test(s) ? a : b / c;", ["/x/"]),
+    ("f(\n  /re\"/g,\n  1 / 2 / 3\n);", ['/re"/g']),
+    ("const a = x / y / z; const b = (a) / 2 / (c) / d[0] / 4;", []),  # division, never a literal
+    ("x = a\n  / b / c;", []),
+])
+def test_a_javascript_regular_expression_is_one_string(text, literals):
+    tokens = read(text, "javascript")
+    assert [t for k, t in tokens if k == "string"] == literals, tokens
+    assert differences(text, "javascript") == []
+    assert differences(text, "javascript", "typescript") == []
+
+
+def test_a_javascript_file_may_start_with_a_hashbang():
+    text = "#!/usr/bin/env node\nconst a = 1;\n"
+    assert read(text, "javascript")[0] == ("kw", "const")
+    assert differences(text, "javascript") == []
+    assert ("#", "#") in read("const a = this.#b;", "javascript")  # a private name elsewhere
+
+
+#: pieces of code around the constructs above, whole and cut short, to be put together at random
+FRAGMENTS = ['R"x(', ')x"', 'r#"', '"#', "r", "R", "u8", "L", "b", "$", "@", '"""', '""""', "'''", '"', "'",
+             "`", "${", "{", "}", "/", "//", "/*", "*/", "\\", "\\\n", "#", "#!", "\n", "\r\n", " ", "\t",
+             "0", "1", "9", ".", "..", "0x1", "e", "p", "-", "+", "'000", "f", "j", "=", "(", ")", "[", "]",
+             ";", ",", "=>", "return", "x", "名", "\u00e9"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join), lang=st.sampled_from(sorted(FAST)))
+def test_tokens_of_any_code_map_back_to_it(text, lang):
+    """Whatever the code, every token is a piece of it, in order, none overlapping, none blank;
+    a literal starts where a literal can, a number with a digit or its point."""
+    prev = 0
+    for kind, s, e in fast_tokens(text, lang):
+        piece = text[s:e]
+        assert prev <= s < e <= len(text) and piece == piece.strip(), (text, piece)
+        if kind == "string":
+            assert piece[0] in "\"'`/#@", (text, piece)
+        elif kind == "number":
+            assert piece[0].isdigit() or piece[0] == ".", (text, piece)
+        prev = e

@@ -80,6 +80,21 @@ _RUST_RAW = r'(?:(?<=r)(?<![\w$]r)|(?<=[bc]r)(?<![\w$][bc]r))(?P<hashes>#*)"[\s\
 _KOTLIN_INNER = r'\{[^{}"\n]*(?:' + _DQ + r'[^{}"\n]*)*\}'
 _KOTLIN_HOLE = r'\{[^{}"\n]*(?:(?:' + _DQ + "|" + _KOTLIN_INNER + r')[^{}"\n]*)*\}'
 _KOTLIN_DQ = r'"[^"\\\n$]*(?:(?:\\[\s\S]|\$(?!\{)|\$' + _KOTLIN_HOLE + r')[^"\\\n$]*)*"'
+# JavaScript: a regular expression literal stands where an operand does, after an operator, an
+# opening bracket, "=>" or a keyword like "return" (at most one space or tab between), never where
+# "/" divides (after a name, a number or a closing bracket: "a / b / c", "f(x) / 2"); one that
+# starts a line after such a character ends the line before is read with the line break and
+# indentation before it as its lead
+_JS_OPERATOR = r"[(,=:\[!&|?{};~*%^]"
+_JS_AFTER = "|".join(
+    [rf"(?<={_JS_OPERATOR})", rf"(?<={_JS_OPERATOR}[ \t])", r"(?<==>)", r"(?<==>[ \t])",
+     r"(?<=(?<!\+)\+)", r"(?<=(?<!\+)\+[ \t])", r"(?<=(?<!-)-)", r"(?<=(?<!-)-[ \t])"]
+    + [rf"(?<=\b{word}{space})" for word in ("return", "typeof", "instanceof", "in", "of", "new", "delete",
+                                              "void", "throw", "case", "do", "else", "yield", "await")
+       for space in ("", " ")])
+_JS_LEAD = rf"(?:(?<={_JS_OPERATOR})|(?<={_JS_OPERATOR}\r))\n(?=[ \t]*/[^*/\n])[ \t]*"
+_JS_REGEX = (rf"(?=/[^*/\n])(?(lead)|(?:{_JS_AFTER}))/"
+             r"[^/\\\[\n]*(?:(?:\\.|\[[^\]\\\n]*(?:\\.[^\]\\\n]*)*\])[^/\\\[\n]*)*/[a-zA-Z]*")
 _C_NUMBERS = {"digit_quote": True, "dot_exponent": True, "dot_suffix": "fFlL", "hex_float": True}
 
 #: Comments and literals of each fast language, as regular expressions: ``comments``, ``strings``
@@ -98,10 +113,11 @@ SYNTAX: dict[str, dict] = {
     "cpp": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": _C_STRINGS, **_C_NUMBERS},
     "java": {"comments": [_LINE, _BLOCK], "starts": "\"'/", "strings": [_triple('"'), _DQ, _SQ],
              "dot_exponent": True, "dot_suffix": "fFdD", "hex_float": True},
-    "javascript": {"comments": [_LINE, _BLOCK], "starts": "\"'/`",
-                   # template literals, with one level of templates nested in ${...}
+    # JavaScript (and TypeScript): templates, with one level of templates nested in ${...}; regular
+    # expressions; a #! line that starts the file is a comment
+    "javascript": {"comments": [_LINE, _BLOCK, r"\A#![^\n]*"], "starts": "\"'/`#\n", "lead": _JS_LEAD,
                    "strings": [r"`(?:[^`\\$]|\\[\s\S]|\$(?!\{)|\$\{(?:[^{}`]|`(?:[^`\\]|\\[\s\S])*`"
-                               r"|\{[^{}]*\})*\})*`", _DQ, _SQ], "dot_exponent": True},
+                               r"|\{[^{}]*\})*\})*`", _DQ, _SQ, _JS_REGEX], "dot_exponent": True},
     "go": {"comments": [_LINE, _BLOCK], "starts": "\"'/`", "strings": [r"`[^`]*`", _DQ, _SQ],
            "dot_exponent": True, "dot_suffix": "i", "hex_float": True},
     # C#: raw strings """...""" (three quotes or more, $ before them a word as before), verbatim
