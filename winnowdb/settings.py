@@ -68,8 +68,11 @@ HASH_VERSION = "splitmix-poly-fmix64-v1"
 SIMHASH_VERSION = "char4-tf-splitmix-v2"
 #: the code tokenizer's output (``normalize/code.py``): bump when the units of some code change.
 # v2: string literals kept as STRING, floats one NUMBER, fixed keywords; v3: a lone CR (classic
-# Mac line end) ends a line, so a line comment no longer runs to the end of such a file
-CODE_TOKENS_VERSION = "code-tokens-v3"
+# Mac line end) ends a line, so a line comment no longer runs to the end of such a file;
+# v4: literals and numbers read as the languages read them (line continuations, escaped quotes
+# in triple-quoted strings, 1. and 0x1.8p-3 and 1'000 one number, 0..10 no float, raw strings,
+# Kotlin's strings in templates, JavaScript's regular expressions)
+CODE_TOKENS_VERSION = "code-tokens-v4"
 
 
 def text_normalizer(settings: Mapping[str, str]) -> str:

@@ -34,15 +34,21 @@ _STRING_MARK = "\x01"  # placeholder character for a collapsed string literal
 
 @lru_cache(maxsize=None)
 def _blank_pattern(lang: str) -> re.Pattern:
-    """Two capturing groups: 1 = a string literal, 2 = a comment (every other group is
-    non-capturing), so ``split`` gives [text, string, comment, text, string, comment, ..., text]."""
+    """Named groups: ``lit`` a string literal, ``com`` a comment, and where the language has one,
+    ``lead``: code read with the literal after it but no part of it. ``split`` gives the text
+    between matches, then every group of each match (a literal's own groups too: back-references),
+    so [text, groups of a match..., text, groups..., ..., text]."""
     syn = SYNTAX[lang]
-    comments = [f"{a}[\\s\\S]*?(?:{b}|\\Z)" for a, b in syn["block"]]
-    if syn["line"]:
-        comments.append(f"{re.escape(syn['line'])}[^\\n]*")
+    lead = f"(?P<lead>{syn['lead']})?" if "lead" in syn else ""
     guard = "".join(re.escape(c) for c in syn["starts"])
-    strings = "|".join(syn["strings"]) or "(?!)"
-    return re.compile(f"(?=[{guard}])(?:({strings})|({'|'.join(comments) or '(?!)'}))")
+    return re.compile(f"(?=[{guard}])(?:{lead}(?P<lit>{'|'.join(syn['strings'])})"
+                      f"|(?P<com>{'|'.join(syn['comments'])}))")
+
+
+def _lengths(parts: list, group: int, stride: int) -> np.ndarray:
+    """The length of group ``group`` (0 where it did not take part) in each match of ``split``."""
+    column = parts[group::stride]
+    return np.fromiter(map(len, (x or "" for x in column)), dtype=np.int64, count=len(column))
 
 
 def _blanked(text: str, lang: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -50,22 +56,25 @@ def _blanked(text: str, lang: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     collapsed to one mark followed by blanks: same length as ``text``. Also the string literals'
     (start, stop) offsets. The regular expression only finds the spans; numpy does the blanking."""
     cps = code_points(text).copy()
-    parts = _blank_pattern(lang).split(text)  # in C: no Python call per literal or comment
+    pattern = _blank_pattern(lang)
+    parts = pattern.split(text)  # in C: no Python call per literal or comment
     if len(parts) == 1:
         e = np.empty(0, dtype=np.int64)
         return cps, e, e
-    literals, comments = parts[1::3], parts[2::3]
-    is_string = np.fromiter((x is not None for x in literals), dtype=bool, count=len(literals))
-    lengths = np.fromiter(map(len, (x if x is not None else c for x, c in zip(literals, comments))),
-                          dtype=np.int64, count=len(literals))
-    between = np.fromiter(map(len, parts[0::3]), dtype=np.int64, count=len(literals) + 1)
-    starts = np.cumsum(between[:-1]) + np.cumsum(lengths) - lengths
-    stops = starts + lengths
+    stride, index = pattern.groups + 1, pattern.groupindex
+    lead = _lengths(parts, index["lead"], stride) if "lead" in index else 0
+    literal = _lengths(parts, index["lit"], stride)
+    comment = _lengths(parts, index["com"], stride)
+    between = _lengths(parts, 0, stride)
+    lengths = lead + literal + comment  # of each match
+    starts = np.cumsum(between[:-1]) + np.cumsum(lengths) - lengths + lead  # past the lead
+    stops = starts + literal + comment
     depth = np.zeros(cps.shape[0] + 1, dtype=np.int32)
     depth[starts] += 1  # spans never overlap: starts (and stops) are distinct
     depth[stops] -= 1
     inside = np.cumsum(depth[:-1]) > 0
     cps[inside & (cps != 10)] = 32
+    is_string = literal > 0
     cps[starts[is_string]] = ord(_STRING_MARK)
     return cps, starts[is_string], stops[is_string]
 
@@ -88,39 +97,80 @@ def _runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
 
 
-def _join_number_punctuation(cps: np.ndarray, is_digit: np.ndarray, is_word: np.ndarray) -> None:
+def _word_heads(at: np.ndarray, is_word: np.ndarray) -> np.ndarray:
+    """The start of the word that ends just before each of the positions ``at``."""
+    wstart, _ = _runs(is_word)
+    return wstart[np.searchsorted(wstart, at - 1, side="right") - 1]
+
+
+def _hex(head: np.ndarray, cps: np.ndarray) -> np.ndarray:
+    """Which words starting at ``head`` start with ``0x`` or ``0X``."""
+    second = cps[np.minimum(head + 1, cps.shape[0] - 1)]
+    return (cps[head] == 48) & ((second == 120) | (second == 88))
+
+
+def _in(values: np.ndarray, chars: str) -> np.ndarray:
+    return np.isin(values, [ord(c) for c in chars]) if chars else np.zeros(values.shape, dtype=bool)
+
+
+def _join_number_punctuation(cps: np.ndarray, is_digit: np.ndarray, is_word: np.ndarray, syn: dict) -> None:
     """Mark the punctuation inside number literals as word characters (in place), so that
-    ``3.14``, ``.5``, ``2.5f``, ``6.02e23`` and ``1e-9`` are each one NUMBER token: a decimal point
-    followed by a digit and not preceded by a letter (``a.b``, ``t.0`` stay operators), and the
-    sign of an exponent (``e``/``E`` ending a word that starts with a digit, not ``0x``)."""
+    ``3.14``, ``.5``, ``2.``, ``2.5f``, ``6.02e23`` and ``1e-9`` are each one NUMBER token:
+
+    * a decimal point followed by a digit and not preceded by a letter or a point (``a.b``,
+      ``t.0`` and the ranges ``0..10`` keep their operators);
+    * a point that ends a number (``2.``, not ``2..`` nor ``2.max()``), or is followed by the
+      language's exponent (``1.e-9``) or one-letter suffix (``1.f``, Python's ``1.j``);
+    * the sign of an exponent: ``e``/``E`` ending a word that starts with a digit (not ``0x``),
+      and in the languages with hexadecimal floats, ``p``/``P`` ending a ``0x`` word, whose point
+      (``0x1.8p-3``, ``0xA.Bp1``) joins too;
+    * in C and C++, a quote between the digits of a number (``1'000'000``): a quote after a word
+      character starts no character literal there.
+    """
     n = cps.shape[0]
-    dots = np.flatnonzero(cps[:-1] == 46)
+    hex_float = syn.get("hex_float", False)
+    if syn.get("digit_quote") and n > 2:
+        quotes = np.flatnonzero(cps[1:-1] == 39) + 1
+        quotes = quotes[is_word[quotes - 1] & is_word[quotes + 1]]
+        if quotes.size:
+            first = cps[_word_heads(quotes, is_word)]
+            is_word[quotes[(first >= 48) & (first <= 57)]] = True
+    dots = np.flatnonzero(cps == 46)
     if dots.size:
-        after = is_digit[dots + 1]
-        before = np.ones(dots.shape[0], dtype=bool)
-        inner = dots > 0
-        prev = dots[inner] - 1
-        before[inner] = is_digit[prev] | ~is_word[prev]
-        join = dots[after & before]
-        prev_digit = (join > 0) & is_digit[np.maximum(join - 1, 0)]
-        if prev_digit.any():  # "1.5" joins, "x1.5" (a name, then .5) does not
-            wstart, _ = _runs(is_word)
-            head = wstart[np.searchsorted(wstart, join[prev_digit] - 1, side="right") - 1]
-            keep = np.ones(join.shape[0], dtype=bool)
-            keep[prev_digit] = is_digit[head]
-            join = join[keep]
-        is_word[join] = True
+        padded = np.concatenate((cps, [32, 32, 32]))
+        word_pad = np.concatenate((is_word, [False, False, False]))
+        after, then = padded[dots + 1], padded[dots + 2]
+        prev = padded[dots - 1]  # at 0: the last pad, a space
+        prev_word, prev_digit = word_pad[dots - 1], (prev >= 48) & (prev <= 57)
+        digit_after = (after >= 48) & (after <= 57)
+        join = digit_after & (prev_digit | ~prev_word) & (prev != 46)
+        ends = ~word_pad[dots + 1] & (after != 46)  # "2." but not "2.max", "0..10"
+        if syn.get("dot_exponent"):
+            then_digit = (then >= 48) & (then <= 57)
+            signed = ((then == 43) | (then == 45)) & (padded[dots + 3] >= 48) & (padded[dots + 3] <= 57)
+            ends |= _in(after, "eE") & (then_digit | signed)
+        ends |= _in(after, syn.get("dot_suffix", "")) & ~word_pad[dots + 2]
+        join |= prev_digit & ends
+        mid = join & prev_digit  # "1.5" and "2." join, "x1.5" and "x2." do not
+        if hex_float:  # 0x1.8p3, 0xA.Bp1, 0x.8p1
+            hexdot = ~join & _in(prev, "0123456789abcdefABCDEFxX") & _in(after, "0123456789abcdefABCDEFpP")
+        if mid.any() or (hex_float and hexdot.any()):
+            heads = _word_heads(dots, is_word)
+            join[mid] = (cps[heads[mid]] >= 48) & (cps[heads[mid]] <= 57)
+            if hex_float:
+                join[hexdot] = _hex(heads[hexdot], cps) & (heads[hexdot] + 1 < dots[hexdot])
+        is_word[dots[join]] = True
     signs = np.flatnonzero((cps[1:-1] == 43) | (cps[1:-1] == 45)) + 1 if n > 2 else np.empty(0, np.int64)
     if signs.size:
-        signs = signs[((cps[signs - 1] == 101) | (cps[signs - 1] == 69)) & is_digit[signs + 1]]
+        signs = signs[_in(cps[signs - 1], "eEpP" if hex_float else "eE") & is_digit[signs + 1]]
     if signs.size:
         wstart, wstop = _runs(is_word)
         run = np.searchsorted(wstart, signs - 1, side="right") - 1
         head = wstart[run]
-        second = cps[np.minimum(head + 1, n - 1)]
         numeric = ((cps[head] >= 48) & (cps[head] <= 57)) | (cps[head] == 46)
-        hexadecimal = (cps[head] == 48) & ((second == 120) | (second == 88))
-        is_word[signs[(wstop[run] == signs) & numeric & ~hexadecimal]] = True
+        hexadecimal = _hex(head, cps)
+        exponent = np.where(_in(cps[signs - 1], "eE"), numeric & ~hexadecimal, hexadecimal)
+        is_word[signs[(wstop[run] == signs) & exponent]] = True
 
 
 def _fast(text: str, lang: str) -> Normalized:
@@ -131,12 +181,14 @@ def _fast(text: str, lang: str) -> Normalized:
     is_digit = (cps >= 48) & (cps <= 57)
     is_word = is_digit | ((cps >= 65) & (cps <= 90)) | ((cps >= 97) & (cps <= 122)) | (cps == 95) | (cps == 36)
     is_space = ((cps <= 32) & (cps != 1)) | (cps == 0x7F)
+    continued = np.flatnonzero(cps[:-1] == 92)  # a backslash that continues a line is white space
+    is_space[continued[(cps[continued + 1] == 10) | (cps[continued + 1] == 13)]] = True
     if int(cps.max()) >= 128:  # non-ASCII letters in identifiers, Unicode white space
         hi = np.flatnonzero(cps >= 128)
         chars = [chr(c) for c in cps[hi].tolist()]
         is_word[hi] = [c.isalnum() for c in chars]
         is_space[hi] = [c.isspace() or c == "\ufeff" for c in chars]
-    _join_number_punctuation(cps, is_digit, is_word)
+    _join_number_punctuation(cps, is_digit, is_word, SYNTAX[lang])
     is_punct = ~is_word & ~is_space
     # word runs
     wstart, wstop = _runs(is_word)
