@@ -209,6 +209,7 @@ def test_permission_error_while_reading_is_a_reason(tmp_path, monkeypatch):
     assert sources.read_source(f) == sources.Skipped(str(f), "permission denied")
 
 
+@pytest.mark.slow
 def test_ten_thousand_tiny_files(tmp_path):
     d = tmp_path / "tiny"
     for i in range(10_000):
