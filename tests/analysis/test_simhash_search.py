@@ -227,15 +227,35 @@ def test_sample_corpus_near_duplicates(index_db, corpus):
         assert frozenset({"code/queue.java", "code/Queue2.java"}) in wide
 
 
-def test_simhash_sql_runs_on_a_fresh_index(tmp_path):
+def test_simhash_sql_on_a_fresh_index_then_on_four_documents(tmp_path):
+    # Each query run as the commands run it (sqlfiles.bind), first on a fresh index: nothing, and
+    # a count of 0, not an error; then on four documents: the original, one bit flipped, three
+    # bits flipped (at the distance searched: found, one closer: not), one far away.
+    original = signed(0x0123_4567_89AB_CDEF)
+    flipped, three, far = signed(original ^ (1 << 40)), signed(original ^ 0b1110), signed(~original)
     with winnowdb.open(tmp_path / "empty.duckdb") as idx:
         con = idx.store.connection
         con.register("simhash_masks", make_layout(3, (4,)).table())
-        values = {"hamming": 3, "simhash": 12345, "exclude": None, "limit_rows": 10, "path": "/x"}
-        for name in ("near_duplicate_pairs", "near_duplicates_of", "simhash_of_document",
-                     "simhash_document_count"):
+
+        def rows(name: str, **values) -> list[tuple]:
+            values = {"hamming": 3, "simhash": original, "exclude": None, "limit_rows": 10, "path": "/x", **values}
             sql = sqlfiles.load(name)
-            con.execute(sql, sqlfiles.bind(sql, values)).fetchall()
+            return con.execute(sql, sqlfiles.bind(sql, values)).fetchall()
+
+        assert rows("near_duplicate_pairs") == []
+        assert rows("near_duplicates_of") == []
+        assert rows("simhash_of_document") == []
+        assert rows("simhash_document_count") == [(0,)]
+        a, b, t, f = insert_documents(idx, [original, flipped, three, far])
+        assert rows("near_duplicate_pairs") == [(a, b, 1, original, flipped), (a, t, 3, original, three)]
+        assert rows("near_duplicate_pairs", hamming=2) == [(a, b, 1, original, flipped)]
+        assert rows("near_duplicate_pairs", hamming=0) == []
+        assert rows("near_duplicates_of") == [(a, 0, original), (b, 1, flipped), (t, 3, three)]
+        assert rows("near_duplicates_of", hamming=2) == [(a, 0, original), (b, 1, flipped)]
+        assert rows("near_duplicates_of", exclude=a, limit_rows=1) == [(b, 1, flipped)]
+        assert rows("near_duplicates_of", simhash=far) == [(f, 0, far)]
+        assert rows("simhash_of_document", path=b) == [(flipped, b)]
+        assert rows("simhash_document_count") == [(4,)]
 
 
 def test_sql_has_no_engine_specific_xor():

@@ -11,10 +11,6 @@ import pytest
 from .reliability_helpers import make_corpus
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: takes tens of seconds (the 200 MB file); CI still runs it")
-
-
 @pytest.fixture(scope="session")
 def crash_corpus(tmp_path_factory):
     """About 7 MB of generated text in 1,200 files (an ``add`` of a second or two), plus three

@@ -1,21 +1,59 @@
-"""Run the real ``winnowdb`` CLI with small batches, logging each batch once it has committed.
+"""Run the real ``winnowdb`` CLI with small batches, logging each commit, and holding it at chosen
+moments so that a test can kill or interrupt it exactly there.
 
-Used by the crash tests as the process they kill: ``python crash_child.py add DIR --db X``.
-Smaller batches (``WINNOWDB_TEST_BATCH_BYTES``) give many commit points in a small corpus; the
-log (``WINNOWDB_TEST_COMMIT_LOG``, one path per line, appended after ``write_batch`` returns)
-says which documents the index must hold after a kill. ``WINNOWDB_TEST_HUGE_CHARS`` lowers the
-huge-document threshold so larger files take the segmented, streamed path (also logged once
-committed). ``WINNOWDB_TEST_PAUSE_AFTER_BATCH`` (seconds) makes the add slow. Nothing else is
-changed.
+Used by the crash and concurrency tests as the process they kill or interrupt:
+``python crash_child.py add DIR --db X``. Nothing of the product is changed but the batch size,
+the huge-document threshold, and functions ``add`` calls through module attributes, which are
+wrapped (never replaced): ``write_batch`` as the batch writer (``ingest.batches``) and the huge
+path (``ingest.huge``) call it, ``ingest.huge.iter_fingerprints`` and
+``store.runs.FingerprintRun.finish``.
+
+Environment:
+
+``WINNOWDB_TEST_BATCH_BYTES``
+    smaller batches, so a small corpus has many commit points.
+``WINNOWDB_TEST_HUGE_CHARS``
+    a lower huge-document threshold, so larger files take the segmented path.
+``WINNOWDB_TEST_COMMIT_LOG``
+    a file; the paths of each commit's documents are appended to it (one a line) once the
+    commit has returned: the documents the index must hold after a kill.
+``WINNOWDB_TEST_HOLD_DIR`` and ``WINNOWDB_TEST_HOLD``
+    hold points (comma-separated) where the child stops and waits. On reaching one it writes
+    ``HOLD_DIR/held-POINT`` (JSON: how many commits were started and how many documents have
+    committed so far, and the documents of the commit in hand), then waits until it is released:
+    by a file ``HOLD_DIR/go-POINT`` that the test creates, or by a SIGINT delivered to the process
+    (seen through ``signal.set_wakeup_fd``, which records every signal the moment it arrives,
+    whichever thread the kernel delivers it to). A test therefore knows exactly where the child
+    is when it sends its signal; nothing depends on how fast the machine is. Points (N counts
+    from 1 in this process):
+
+    ``before:N``  before the N-th commit of documents (a batch, in the writer thread, or a huge
+                  document, in the main thread) starts
+    ``after:N``   after the N-th commit returned, before ``add`` counts it
+    ``stream:N``  in the main thread, while the huge document of the N-th commit is being
+                  fingerprinted (its first segment's rows are in the add's run)
+    ``store:N``   before the N-th storing of a fingerprint run (``FingerprintRun.finish``: the
+                  end of an ``add``, or ``fold_pending`` at its start storing what a killed add
+                  committed), in the main thread
+    ``link``      creating the index: the temporary file is complete and about to be linked
+                  into place (the ``os.link`` audit event)
+    ``exit``      the command is done (the index is closed), the process is about to exit
+
+    ``HOLD_DIR/exit`` is always written at exit (JSON: the exit status, the kind of each commit
+    -- ``batch`` or ``huge`` --, documents committed, fingerprint runs stored).
 """
 from __future__ import annotations
 
+import json
 import os
+import select
+import signal
 import sys
-import time
+import threading
 
 from winnowdb.ingest import batches, huge
 from winnowdb.ingest import pipeline as indexer
+from winnowdb.store import runs
 
 indexer.BATCH_BYTES = int(os.environ.get("WINNOWDB_TEST_BATCH_BYTES", indexer.BATCH_BYTES))
 if os.environ.get("WINNOWDB_TEST_HUGE_CHARS"):  # let a few files take the segmented path
@@ -23,34 +61,143 @@ if os.environ.get("WINNOWDB_TEST_HUGE_CHARS"):  # let a few files take the segme
 
     segmented.HUGE_CHARS = int(os.environ["WINNOWDB_TEST_HUGE_CHARS"])
     segmented.CHUNK_CHARS = segmented.SEGMENT_UNITS = max(segmented.HUGE_CHARS // 4, 1024)
-_LOG = os.environ.get("WINNOWDB_TEST_COMMIT_LOG")
-_write_batch = batches.write_batch
+LOG = os.environ.get("WINNOWDB_TEST_COMMIT_LOG")
+HOLD_DIR = os.environ.get("WINNOWDB_TEST_HOLD_DIR")
+HOLDS = {p.strip() for p in os.environ.get("WINNOWDB_TEST_HOLD", "").split(",") if p.strip()}
+if HOLDS and not HOLD_DIR:
+    raise SystemExit("crash_child: WINNOWDB_TEST_HOLD needs WINNOWDB_TEST_HOLD_DIR")
+#: the test that started this child: a hold ends (exit status 97) when it has gone, so that a
+#: test that died or forgot a release leaves no process behind (no time limit: a held child
+#: waits as long as its test does)
+PARENT = os.getppid()
+
+# Every signal with a Python handler (SIGINT has one from the start) writes its number to this
+# pipe the moment it arrives, in whichever thread the kernel delivers it to.
+wakeup_r, wakeup_w = os.pipe()
+os.set_blocking(wakeup_w, False)
+signal.set_wakeup_fd(wakeup_w)
+
+state = {"kinds": [], "committed_docs": 0, "stores": 0}
+lock = threading.Lock()
 
 
-_PAUSE = float(os.environ.get("WINNOWDB_TEST_PAUSE_AFTER_BATCH", "0"))
+def marker_name(point: str) -> str:
+    return point.replace(":", "-")
 
 
-def _paths(documents) -> list[str]:
+def write_marker(name: str, info: dict) -> None:
+    path = os.path.join(HOLD_DIR, name)
+    with open(path + ".tmp", "w", encoding="utf-8") as fh:
+        json.dump(info, fh)
+    os.replace(path + ".tmp", path)  # the test never sees half a marker
+
+
+def hold(point: str, **info) -> None:
+    """Stop at ``point`` if asked to, until a go-file or a SIGINT releases the child.
+
+    In the main thread a SIGINT raises ``KeyboardInterrupt`` right here (in ``select``), as it
+    would in the product code this hold stands in for, unless the product holds Ctrl-C there."""
+    if point not in HOLDS:
+        return
+    go = os.path.join(HOLD_DIR, "go-" + marker_name(point))
+    with lock:
+        info = dict(info, commits=len(state["kinds"]), committed_docs=state["committed_docs"],
+                    stores=state["stores"])
+    write_marker("held-" + marker_name(point), info)
+    while not os.path.exists(go):
+        if os.getppid() != PARENT:
+            print(f"crash_child: the test has gone while held at {point}", file=sys.stderr, flush=True)
+            os._exit(97)
+        ready, _, _ = select.select([wakeup_r], [], [], 0.01)
+        if ready and signal.SIGINT in os.read(wakeup_r, 64):
+            return
+
+
+def paths_of(documents) -> list[str]:
     """The path column of a documents table (a dict of numpy columns, or an Arrow table)."""
     if isinstance(documents, dict):
         return [str(p) for p in documents["path"]]
     return documents.column("path").to_pylist()
 
 
-def _logged_write_batch(store, documents, texts):
-    _write_batch(store, documents, texts)
-    if _LOG:
-        with open(_LOG, "a", encoding="utf-8") as fh:
-            fh.write("".join(p + "\n" for p in _paths(documents)))
-    if _PAUSE:  # a slow add (as on a slow disk), so other processes can meet it mid-way
-        time.sleep(_PAUSE)
+def logged_commit(kind: str, write):
+    def commit(store, documents, texts):
+        with lock:
+            state["kinds"].append(kind)
+            n = len(state["kinds"])
+        paths = paths_of(documents)
+        hold(f"before:{n}", paths=paths)
+        write(store, documents, texts)
+        with lock:
+            state["committed_docs"] += len(paths)
+        if LOG:
+            with open(LOG, "a", encoding="utf-8") as fh:
+                fh.write("".join(p + "\n" for p in paths))
+        hold(f"after:{n}", paths=paths)
+
+    return commit
 
 
-batches.write_batch = _logged_write_batch  # the names add's batch writer and huge path call
-huge.write_batch = _logged_write_batch
+# the names add's batch writer and huge path call
+batches.write_batch = logged_commit("batch", batches.write_batch)
+huge.write_batch = logged_commit("huge", huge.write_batch)
+iter_fingerprints = huge.iter_fingerprints
+
+
+def held_fingerprints(*args, **kwargs):
+    """``iter_fingerprints`` holding at ``stream:N`` once its first segment is in the run."""
+    n = len(state["kinds"]) + 1  # the writer thread is idle: add waited for it before this
+    for i, piece in enumerate(iter_fingerprints(*args, **kwargs)):
+        if i == 1:  # the first piece has been added to the run, the second is ready
+            hold(f"stream:{n}")
+        yield piece
+
+
+huge.iter_fingerprints = held_fingerprints
+run_finish = runs.FingerprintRun.finish
+
+
+def held_finish(self, *args, **kwargs):
+    with lock:
+        state["stores"] += 1
+        n = state["stores"]
+    hold(f"store:{n}", rows=self.rows)
+    return run_finish(self, *args, **kwargs)
+
+
+runs.FingerprintRun.finish = held_finish
+
+
+def audit(event: str, args) -> None:
+    if event == "os.link":
+        hold("link", src=str(args[0]), dst=str(args[1]))
+
+
+if "link" in HOLDS:
+    sys.addaudithook(audit)
+
+real_exit = os._exit
+MAIN_PID = os.getpid()
+
+
+def held_exit(status):
+    """``winnowdb.cli.main`` ends the process with ``os._exit`` once the command is done: record
+    the status (and hold at ``exit``) first. Forked workers exit through here too: not them."""
+    if HOLD_DIR and os.getpid() == MAIN_PID:
+        with lock:
+            write_marker("exit", dict(status=status, kinds=state["kinds"], committed_docs=state["committed_docs"],
+                                      stores=state["stores"]))
+        hold("exit")
+    real_exit(status)
+
 
 if __name__ == "__main__":
     from winnowdb.cli import main
 
+    os._exit = held_exit
     sys.argv = ["winnowdb", *sys.argv[1:]]
-    main()
+    try:
+        main()
+    except SystemExit as exc:  # should main ever end by raising rather than by os._exit
+        held_exit(exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1))
+    held_exit(0)

@@ -188,3 +188,65 @@ def raw_sql(db: Path, *statements: str, params: list | None = None) -> list:
         return rows
     finally:
         con.close()
+
+
+class HeldChild:
+    """``crash_child.py`` running a command with hold points (see its docstring): the test waits
+    until the child is held exactly where it wants it, then kills, interrupts or releases it."""
+
+    def __init__(self, args: list, *, env: dict, hold_dir: Path, holds=()) -> None:
+        self.hold_dir = Path(hold_dir)
+        self.hold_dir.mkdir(parents=True, exist_ok=True)
+        for old in self.hold_dir.iterdir():
+            old.unlink()
+        env = dict(env, WINNOWDB_TEST_HOLD_DIR=str(self.hold_dir), WINNOWDB_TEST_HOLD=",".join(holds))
+        self.proc = subprocess.Popen([*CHILD, *map(str, args)], env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+
+    @staticmethod
+    def marker_name(point: str) -> str:
+        return point.replace(":", "-")
+
+    def marker(self, name: str) -> dict | None:
+        """What the child wrote at ``held-POINT`` or ``exit``; None if it has not (yet)."""
+        import json
+
+        p = self.hold_dir / name
+        return json.loads(p.read_text(encoding="utf-8")) if p.exists() else None
+
+    def wait_held(self, *points: str, timeout: float = 300) -> tuple[str, dict]:
+        """Block until the child holds at one of ``points`` (``"exit"`` included: the exit
+        marker); return the point and what the child wrote there. ``timeout`` only turns a
+        broken test into a failure instead of a hang: nothing here waits for a guessed time."""
+        names = {("exit" if p == "exit" else f"held-{self.marker_name(p)}"): p for p in points}
+        deadline = time.monotonic() + timeout
+        while True:
+            for name, point in names.items():
+                info = self.marker(name)
+                if info is not None:
+                    return point, info
+            if self.proc.poll() is not None:
+                out, err = self.proc.communicate()
+                raise AssertionError(f"the child exited ({self.proc.returncode}) without reaching "
+                                     f"{points}:\n{out}\n{err}")
+            if time.monotonic() > deadline:
+                self.proc.kill()
+                self.proc.communicate()
+                raise AssertionError(f"the child did not reach {points} in {timeout}s")
+            time.sleep(0.005)
+
+    def release(self, point: str) -> None:
+        (self.hold_dir / f"go-{self.marker_name(point)}").touch()
+
+    def send(self, sig: int) -> None:
+        self.proc.send_signal(sig)
+
+    def finish(self, timeout: float = 300) -> tuple[int, str, str]:
+        """Wait for the child to end (a test fails rather than hangs: ``timeout``)."""
+        try:
+            out, err = self.proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            out, err = self.proc.communicate()
+            raise AssertionError(f"the child did not end within {timeout}s:\n{err}") from None
+        return self.proc.returncode, out, err

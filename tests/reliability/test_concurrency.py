@@ -11,12 +11,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import duckdb
 import pytest
 
-from .reliability_helpers import CHILD, one_line_error, run
+from .reliability_helpers import HeldChild, one_line_error, run
 
 READ_COMMANDS = [
     ["stats"],
@@ -40,43 +39,40 @@ def small_index(crash_corpus, tmp_path):
 
 @pytest.fixture(scope="module")
 def add_in_progress(crash_corpus, tmp_path_factory):
-    """A real, slow ``add`` of the crash corpus (1,000 new files, 25 batches, a pause of 0.6 s
-    after each) into an index of 200 files, running; yields once its first batch has committed
-    (so it certainly holds the index). Shared by the tests below, in file order; the last one
-    waits for it to finish."""
+    """A real ``add`` of the crash corpus (1,000 new files in about 25 batches) into an index of
+    200 files, held right after its first commit: it holds the index for writing until
+    ``test_the_writer_is_unharmed_and_everything_works_after`` releases it. Shared by the tests
+    below, in file order."""
     folder = tmp_path_factory.mktemp("busy")
     db = _index_of_part000(crash_corpus, folder)
-    log = folder / "log"
-    env = dict(os.environ, WINNOWDB_TEST_BATCH_BYTES="300000", WINNOWDB_TEST_COMMIT_LOG=str(log),
-               WINNOWDB_TEST_PAUSE_AFTER_BATCH="0.6")
-    p = subprocess.Popen([*CHILD, "add", str(crash_corpus / "docs"), "--db", str(db)], env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 120
-    while not (log.exists() and log.stat().st_size) and time.time() < deadline:
-        assert p.poll() is None, p.communicate()
-        time.sleep(0.05)
-    yield db, p
-    if p.poll() is None:
-        p.terminate()
-    p.communicate(timeout=60)
+    env = dict(os.environ, WINNOWDB_TEST_BATCH_BYTES="300000", WINNOWDB_TEST_COMMIT_LOG=str(folder / "log"))
+    child = HeldChild(["add", crash_corpus / "docs", "--db", db], env=env, hold_dir=folder / "hold",
+                      holds=["after:1"])
+    child.wait_held("after:1")
+    yield db, child
+    if child.proc.poll() is None:  # a test failed before releasing it, or ran alone
+        child.proc.kill()
+    child.finish(timeout=120)
 
 
-def still_running(p):
-    assert p.poll() is None, "the add finished too early for this test to mean anything"
+def still_running(child):
+    assert child.proc.poll() is None, "the held add has ended: these tests would mean nothing"
+
+
+# Each command below runs with a 60-second timeout. The add holding the index is held until the
+# last test releases it, however long that takes, so a command that waited for the lock instead
+# of failing at once would time out and fail the test.
 
 
 def test_second_writer_is_refused_at_once(add_in_progress, crash_corpus):
     db, writer = add_in_progress
-    t0 = time.perf_counter()
     r = run(["add", crash_corpus / "big", "--db", db], timeout=60)
-    seconds = time.perf_counter() - t0
     still_running(writer)
     assert r.returncode == 2
     msg = one_line_error(r.stderr)
     assert f"index {db} is in use by another process" in msg, msg
-    assert f"process {writer.pid} has it open" in msg, msg
+    assert f"process {writer.proc.pid} has it open" in msg, msg
     assert "try again when it has finished" in msg
-    assert seconds < 30  # no waiting on the lock
     r = run(["remove", crash_corpus / "docs" / "part000", "--db", db], timeout=60)
     assert r.returncode == 2 and "is in use by another process" in one_line_error(r.stderr)
 
@@ -88,7 +84,7 @@ def test_readers_are_told_the_index_is_being_written(add_in_progress, args):
     still_running(writer)
     assert r.returncode == 2, r.stdout + r.stderr
     msg = one_line_error(r.stderr)
-    assert "is in use by another process" in msg and f"process {writer.pid} is writing to it" in msg, msg
+    assert "is in use by another process" in msg and f"process {writer.proc.pid} is writing to it" in msg, msg
     assert "DuckDB lets no other process read an index while it is being written" in msg
 
 
@@ -105,8 +101,12 @@ def test_the_writer_is_unharmed_and_everything_works_after(add_in_progress, cras
     db, writer = add_in_progress
     for _ in range(3):  # others knocking on the lock do not disturb the add
         assert run(["stats", "--db", db], timeout=60).returncode == 2
-    out, err = writer.communicate(timeout=300)
-    assert writer.returncode == 0, err
+    still_running(writer)
+    writer.release("after:1")
+    status, out, err = writer.finish(timeout=300)
+    assert status == 0, err
+    assert out.startswith("1000 added, 0 updated, 200 unchanged"), out
+    assert len(writer.marker("exit")["kinds"]) > 5  # it was held with most of its batches to come
     r = run(["check", "--db", db])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "(1200 documents," in r.stdout
@@ -115,12 +115,13 @@ def test_the_writer_is_unharmed_and_everything_works_after(add_in_progress, cras
 
 
 def test_readers_share_and_exclude_writers(small_index, crash_corpus):
-    # a read-only holder (like a long `winnowdb sql` or report) elsewhere
+    # a read-only holder (like a long `winnowdb sql` or report) elsewhere; it holds the index
+    # until its standard input is closed: no time limit for the test to outlast
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import duckdb, sys, time\n"
+        [sys.executable, "-c", "import duckdb, sys\n"
                          "c = duckdb.connect(sys.argv[1], read_only=True)\n"
-                         "print('open', flush=True)\ntime.sleep(60)", str(small_index)],
-        stdout=subprocess.PIPE, text=True)
+                         "print('open', flush=True)\nsys.stdin.read()", str(small_index)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "open"
         for args in READ_COMMANDS:  # other readers: fine
@@ -133,8 +134,8 @@ def test_readers_share_and_exclude_writers(small_index, crash_corpus):
         r = run(["sql", "DELETE FROM documents", "--write", "--db", small_index])
         assert r.returncode == 2 and "is in use by another process" in one_line_error(r.stderr)
     finally:
-        holder.kill()
-        holder.communicate()
+        holder.communicate(timeout=60)  # closes its standard input: it ends, and its lock goes
+    assert holder.returncode == 0
     # the holder is gone: its lock went with it
     assert run(["add", crash_corpus / "big", "--db", small_index]).returncode == 0
 

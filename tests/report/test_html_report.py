@@ -5,7 +5,8 @@ it ran, ``</textarea>``, quotes, control and bidi characters) and a file named w
 and ``<b>``. The report is generated with the real CLI and loaded in headless Chromium: the test
 checks the page's structure in the DOM Chromium dumps (after the report's own script has run),
 that the hostile script did not run, and that its text is shown literally. A screenshot goes to
-tests/artifacts/report.png (or $WINNOWDB_ARTIFACTS) for people to look at.
+tests/artifacts/report.png (or $WINNOWDB_ARTIFACTS) for people to look at; its pixels (read by
+``pixels.py``) show the page's regions in their colours.
 
 Without Chromium the browser tests are skipped, unless $WINNOWDB_REQUIRE_BROWSER is set (as CI
 does), when they fail.
@@ -20,11 +21,14 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from winnowdb.store import sqlfiles
 from winnowdb.report.html_data import doc_lines
 from winnowdb.report.escape import visible
+
+from .pixels import count_color, read_png
 
 HERE = Path(__file__).resolve().parent
 
@@ -371,5 +375,22 @@ def test_report_screenshot(single_report, tmp_path):
     png.unlink(missing_ok=True)
     _browse(tmp_path, single_report.as_uri(), f"--screenshot={png}", "--window-size=1400,1000",
             "--hide-scrollbars")
-    data = png.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+    # What the page looks like, from its pixels (colours from report.css): not blank, the header
+    # band across the top, and below it pair 1's files side by side, each half showing both
+    # passages in their colours, the greyed boilerplate and a file-name bar.
+    pixels = read_png(png)
+    height, width, _ = pixels.shape
+    assert (height, width) == (1000, 1400)
+    assert count_color(pixels, "#ffffff") < 0.9 * height * width, "the page is (almost) blank"
+    assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 200, "too few colours for text on a page"
+    band = pixels[:60]  # the header: its panel colour, with the title's dark text on it
+    assert count_color(band, "#f7f8fa") > 0.8 * band.shape[0] * width
+    assert count_color(band, "#1d2330") > 200
+    assert count_color(pixels[120:], "#f7f8fa") < 0.01 * height * width  # and it ends
+    for half in (pixels[height // 2:, :width // 2], pixels[height // 2:, width // 2:]):
+        for css in ("#ffe08a", "#a8e6cf"):  # passages 1 and 2
+            assert count_color(half, css) > 5_000, css
+        assert count_color(half, "#f1f2f4") > 2_000  # boilerplate
+        assert count_color(half, "#1d2330") > 500  # text
+    for half in (pixels[:, :width // 2], pixels[:, width // 2:]):
+        assert count_color(half, "#eef1f5") > 5_000  # a file-name bar

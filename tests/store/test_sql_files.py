@@ -112,33 +112,104 @@ def test_lint_ignores_comments_and_strings():
     assert lint("-- list(x) and x::INT in a comment\nSELECT 'a::b [x]' AS s, COUNT(*) FROM t") == []
 
 
-def test_core_queries_run_on_a_fresh_index(tmp_path):
-    # every query the product runs is valid SQL on a freshly created (empty) index
+FINGERPRINT_RELATIONS = ("query_fingerprints", "left_fingerprints", "right_fingerprints", "side_hashes",
+                         "counted_hashes")
+VALUES = {"max_df": 10, "min_shared": 1, "new_label": None, "exclude": None, "limit_rows": 5, "k": 12,
+          "code_k": 12, "top": None}
+
+
+def run_core(con, name: str, **values) -> list[tuple]:
+    """One of the CORE queries, run as the product runs it (its parameters bound by name)."""
+    sql = sqlfiles.load(name)
+    values = {**VALUES, **values}
+    return con.execute(sql, {p: values[p] for p in sqlfiles.parameters(sql)}).fetchall()
+
+
+def register_fingerprints(con, rows=None) -> None:
+    """The relations the CORE queries read besides the index: fingerprint rows (hash, doc, pos,
+    start_offset, end_offset) of one side, or none."""
     import pyarrow as pa
 
+    columns = list(zip(*rows)) if rows else [[]] * 5
+    table = pa.table({name: pa.array(col, typ) for name, col, typ in zip(
+        ("hash", "doc", "pos", "start_offset", "end_offset"), columns,
+        (pa.int64(), pa.int32(), pa.int32(), pa.int32(), pa.int32()))})
+    for rel in FINGERPRINT_RELATIONS:
+        con.register(rel, table)
+
+
+def test_core_queries_on_a_fresh_index_find_nothing(tmp_path):
+    # every query the product runs is valid SQL on a freshly created (empty) index, and finds
+    # nothing there: no pairs, hits, matches or common fingerprints; a summary of zeros
     import winnowdb
 
-    empty_fps = pa.table({"hash": pa.array([], pa.int64()), "doc": pa.array([], pa.int32()),
-                          "pos": pa.array([], pa.int32()), "start_offset": pa.array([], pa.int32()),
-                          "end_offset": pa.array([], pa.int32())})
-    values = {"max_df": 10, "min_shared": 1, "new_label": None, "exclude": None, "limit_rows": 5,
-              "k": 12, "code_k": 12, "top": None}
     with winnowdb.open(tmp_path / "empty.duckdb") as idx:
         con = idx.store.connection
-        for rel in ("query_fingerprints", "left_fingerprints", "right_fingerprints", "side_hashes",
-                    "counted_hashes"):
-            con.register(rel, empty_fps)
+        register_fingerprints(con)
         for name in CORE:
             if name in ("create_tables", "create_views"):
                 continue
-            sql = sqlfiles.load(name)
-            params = {p: values[p] for p in sqlfiles.parameters(sql)}
-            con.execute(sql, params).fetchall()
+            expected = [(0,) * 9] if name == "index_summary" else []
+            assert run_core(con, name) == expected, name
         # the tables and views the docs promise
         names = {r[0] for r in con.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
         assert {"settings", "documents", "document_texts", "fingerprints", "document_fingerprints",
                 "boilerplate_hashes", "fingerprint_df", "default_max_df", "pairs"} <= names
+
+
+def test_core_queries_on_three_documents_agree_with_the_tables(tmp_path):
+    # Three files, each its own submission: b copies the first half of a, c shares nothing with
+    # them. Each query's result is checked against the stored fingerprint rows, counted here in
+    # Python: shared = the distinct hashes two documents have in common, and so on.
+    import random
+
+    import winnowdb
+
+    rng = random.Random(4)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9)))
+             for _ in range(900)]
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text(" ".join(words[:300]))
+    (folder / "b.txt").write_text(" ".join(words[:150] + words[300:450]))
+    (folder / "c.txt").write_text(" ".join(words[600:900]))
+    with winnowdb.open(tmp_path / "three.duckdb") as idx:
+        assert idx.add([folder]).added == 3
+        con = idx.store.connection
+        doc = {p.rsplit("/", 1)[1]: d for d, p in con.execute("SELECT doc, path FROM documents").fetchall()}
+        rows = con.execute("SELECT hash, doc, pos, start_offset, end_offset FROM fingerprints").fetchall()
+        hashes = {name: {r[0] for r in rows if r[1] == d} for name, d in doc.items()}
+        shared = hashes["a.txt"] & hashes["b.txt"]
+        assert shared and not hashes["c.txt"] & (hashes["a.txt"] | hashes["b.txt"])
+        register_fingerprints(con, [r for r in rows if r[1] == doc["a.txt"]])  # a is the query
+
+        pairs = run_core(con, "pairs")
+        assert [(Path(a).name, Path(b).name, n, fa, fb) for a, b, n, fa, fb, *_ in pairs] == [
+            ("a.txt", "b.txt", len(shared), len(hashes["a.txt"]), len(hashes["b.txt"]))]
+        assert pairs[0][7] == pytest.approx(len(shared) / len(hashes["a.txt"] | hashes["b.txt"]))
+        hits = {Path(submission).name: (n, size) for _, submission, n, size in run_core(con, "query_hits")}
+        assert hits == {"a.txt": (len(hashes["a.txt"]),) * 2, "b.txt": (len(shared), len(hashes["a.txt"]))}
+        assert {h for (h,) in run_core(con, "countable_hashes")} == hashes["a.txt"]
+        # a against itself: every stored occurrence meets every occurrence of the same hash
+        matches = run_core(con, "passage_matches")
+        assert len(matches) == sum(sum(1 for s in rows if s[0] == r[0] and s[1] == r[1]) for r in rows
+                                   if r[1] == doc["a.txt"])
+        assert all(m[0] == m[4] == doc["a.txt"] and m[8] in hashes["a.txt"] for m in matches)
+        summary = run_core(con, "index_summary")[0]
+        assert summary[:4] == (3, 0, 3, len(rows))
+        assert summary[6:] == (len(hashes["a.txt"] | hashes["b.txt"] | hashes["c.txt"]), len(shared), 0)
+        units = dict(con.execute("SELECT normalizer, SUM(units - $k + 1) FROM documents GROUP BY normalizer",
+                                 {"k": VALUES["k"]}).fetchall())
+        assert run_core(con, "window_density") == [
+            (family, 3, pytest.approx(len(rows) / n)) for family, n in units.items()]
+        occurrences = {h: sum(1 for r in rows if r[0] == h) for h in shared}
+        common = run_core(con, "common_fingerprints")
+        assert [(h, df, n) for h, df, n, *_ in common] == sorted(
+            [(h, 2, n) for h, n in occurrences.items()], key=lambda x: (-x[2], x[0]))[:VALUES["limit_rows"]]
+        for h, _, _, example, start, end in common:  # the first occurrence in a (the smaller doc id)
+            assert example == doc["a.txt"]
+            assert (start, end) == min((r[3], r[4]) for r in rows if r[0] == h and r[1] == example)
 
 
 def test_views_are_listed_once_and_a_stale_definition_is_not_used(tmp_path, cli):
