@@ -38,7 +38,8 @@ def test_help_imports_nothing_heavy():
     assert heavy_imports("pairs", "--help") == []
 
 
-@pytest.mark.parametrize("command", [["pairs", "--top", "5"], ["stats"], ["pairs", "--top", "0", "--format", "csv"]])
+@pytest.mark.parametrize("command", [["pairs", "--top", "5"], ["stats"], ["pairs", "--top", "0", "--format", "csv"],
+                                     ["pairs", "--top", "0", "--format", "json"]])
 def test_read_commands_import_only_duckdb(index_db, command):
     assert heavy_imports(*command, "--db", str(index_db)) == ["duckdb"]
 
