@@ -199,6 +199,14 @@ class Index:
 
         return near_duplicate_pairs(self.reader, hamming=hamming, top=top)
 
+    def write_near_duplicates(self, path: str | os.PathLike, columns: list[str], fmt: str = "csv", *,
+                              hamming: int = 3, top: int = 0) -> int:
+        """``near_duplicates()`` (the given columns, same order and options) written by DuckDB to
+        the file ``path`` as CSV or a JSON array (``fmt``). Returns how many pairs."""
+        from .analysis.near_duplicates import write_near_duplicate_pairs
+
+        return write_near_duplicate_pairs(self.reader, path, columns, fmt, hamming=hamming, top=top)
+
     def compare(self, a: str | os.PathLike, b: str | os.PathLike, *, max_df: int | None = None,
                 language: str | None = None) -> Comparison:
         """The passages two files (or submissions, indexed or not) share, and their scores.

@@ -45,7 +45,7 @@ def test_read_commands_import_only_duckdb(index_db, command):
 
 
 @pytest.mark.parametrize("command", [["clusters"], ["clusters", "--method", "super"], ["duplicates"],
-                                     ["near-dups"]])
+                                     ["near-dups"], ["near-dups", "--format", "json"]])
 def test_numpy_commands_do_not_import_pandas_or_pydantic(fresh_index, command):
     _, db = fresh_index  # clusters writes its table
     imported = heavy_imports(*command, "--db", str(db))

@@ -1,4 +1,4 @@
-"""`pairs` as JSON and CSV: written by DuckDB (COPY ... TO a named pipe) and
+"""`pairs` and `near-dups` as JSON and CSV: written by DuckDB (COPY ... TO a named pipe) and
 streamed to standard output, with the values, types and field order the Python writers gave.
 
 Everything runs on real indexes: the sample corpus, and a generated corpus of 90 documents that
@@ -25,6 +25,7 @@ import pytest
 from conftest import ok, random_words
 
 PAIR_FIELDS = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]
+NEAR_FIELDS = ["a", "b", "distance", "simhash_a", "simhash_b"]
 WINNOWDB = [sys.executable, "-m", "winnowdb"]
 
 
@@ -93,11 +94,30 @@ def test_pairs_json_of_thousands_of_pairs(cli, many_pairs_db):
     assert rows == [{f: r[f] for f in PAIR_FIELDS} for r in expected]
 
 
-def test_empty_results_are_an_empty_array(cli, index_db):
+def test_near_dups_json_is_the_csv_value_for_value(cli, index_db):
+    import winnowdb
+
+    for hamming in (3, 12):
+        rows = json.loads(ok(cli("near-dups", "--db", index_db, "--hamming", hamming, "-f", "json")).stdout)
+        assert rows and all(isinstance(r["simhash_a"], int) for r in rows)
+        csv_text = ok(cli("near-dups", "--db", index_db, "--hamming", hamming, "-f", "csv")).stdout
+        same_values(rows, csv_text, NEAR_FIELDS)
+        with winnowdb.open(index_db, read_only=True) as idx:  # the rows the Python API gives
+            assert rows == [{f: r[f] for f in NEAR_FIELDS} for r in idx.near_duplicates(hamming=hamming, top=0)]
+
+
+def test_empty_results_are_an_empty_array(cli, index_db, tmp_path):
     r = ok(cli("pairs", "--db", index_db, "-f", "json", "--min-shared", "1000000"))
     assert r.stdout == "[]\n"
     r = ok(cli("pairs", "--db", index_db, "-f", "csv", "--min-shared", "1000000"))
     assert r.stdout == ",".join(PAIR_FIELDS) + "\n"
+    (tmp_path / "one.txt").write_text("Nothing here is like anything else in this folder.\n", encoding="utf-8")
+    (tmp_path / "two.txt").write_text("Quite different words, and quite a different meaning.\n", encoding="utf-8")
+    ok(cli("add", tmp_path, "--db", tmp_path / "two.duckdb"))
+    r = ok(cli("near-dups", "--db", tmp_path / "two.duckdb", "--hamming", "0", "-f", "json"))
+    assert r.stdout == "[]\n"
+    r = ok(cli("near-dups", "--db", tmp_path / "two.duckdb", "--hamming", "0", "-f", "csv"))
+    assert r.stdout == ",".join(NEAR_FIELDS) + "\n"
     r = ok(cli("pairs", "--db", index_db, "-f", "json", "--new", "no such label"))
     assert r.stdout == "[]\n" and "no document is labelled" in r.stderr
 
