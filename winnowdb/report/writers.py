@@ -63,10 +63,10 @@ def stream_to_stdout(write: Callable[[str], Any], *, json_array: bool = False,
     ``write_json_rows`` writes it. Where there are no named pipes, a temporary file is used.
 
     Ctrl-C and a reader of standard output that goes away (``BrokenPipeError``, which the CLI's
-    ``Guard`` ends quietly on) reach this thread, the one Python signals: it then closes the pipe,
-    so that ``write`` fails instead of waiting to write, calls ``interrupt`` (e.g. the DuckDB
-    connection's, to stop a query still sorting), waits for ``write`` to end and raises.
-    An error of ``write`` is raised once what it wrote is copied.
+    ``Guard`` ends quietly on) reach this thread, the one Python signals: it then calls
+    ``interrupt`` (e.g. the DuckDB connection's: the query stops and ``write`` fails), reads and
+    drops what is still written until ``write`` has ended, and raises. An error of ``write`` is
+    raised once what it wrote is copied.
     """
     import tempfile
     import threading
@@ -100,15 +100,16 @@ def stream_to_stdout(write: Callable[[str], Any], *, json_array: bool = False,
         try:
             _copy(read_end, json_array)
         except BaseException:
-            os.close(read_end)  # ``write`` now gets EPIPE instead of waiting for a reader
-            read_end = -1
-            if interrupt is not None:
-                interrupt()
-            writer.join(10)
+            try:
+                if interrupt is not None:
+                    interrupt()
+                while os.read(read_end, CHUNK):  # let ``write`` end: never on a full pipe, nor on
+                    pass  # opening a pipe that has no reader (that would wait for ever)
+            finally:
+                os.close(read_end)  # after a second Ctrl-C here, ``write`` gets EPIPE
+            writer.join()
             raise
-        finally:
-            if read_end >= 0:
-                os.close(read_end)
+        os.close(read_end)  # the end of the output: every write end is closed, ``write`` returned
         writer.join()
         if "error" in done:
             raise done["error"]
