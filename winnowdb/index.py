@@ -64,6 +64,10 @@ class Index:
     def close(self) -> None:
         self.store.close()
 
+    def interrupt(self) -> None:
+        """Stop what this index is doing in another thread (e.g. ``write_pairs``: it raises there)."""
+        self.store.interrupt()
+
     def __enter__(self) -> "Index":
         return self
 
@@ -142,13 +146,18 @@ class Index:
 
         return pairs(self.store, min_shared=min_shared, top=top, max_df=max_df, new_label=new_label)
 
-    def write_pairs_csv(self, path: str | os.PathLike, columns: list[str], *, min_shared: int = 1,
-                        top: int = 50, max_df: int | None = None, new_label: str | None = None) -> None:
-        """``pairs()`` (the given columns, same order and options) written as a CSV file by DuckDB."""
-        from .analysis.pairs import write_pairs_csv
+    def write_pairs(self, path: str | os.PathLike, columns: list[str], fmt: str = "csv", *, min_shared: int = 1,
+                    top: int = 50, max_df: int | None = None, new_label: str | None = None) -> int:
+        """``pairs()`` (the given columns, same order and options) written by DuckDB to the file
+        ``path`` as CSV or a JSON array (``fmt``): no Python row per pair. Returns how many pairs."""
+        from .analysis.pairs import write_pairs
 
-        write_pairs_csv(self.store, path, columns, min_shared=min_shared, top=top, max_df=max_df,
-                        new_label=new_label)
+        return write_pairs(self.store, path, columns, fmt, min_shared=min_shared, top=top, max_df=max_df,
+                           new_label=new_label)
+
+    def write_pairs_csv(self, path: str | os.PathLike, columns: list[str], **options: Any) -> int:
+        """``write_pairs`` as CSV (kept for callers of earlier versions)."""
+        return self.write_pairs(path, columns, "csv", **options)
 
     def query(self, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
               min_shared: int = 1, language: str | None = None) -> list[dict]:
@@ -189,6 +198,14 @@ class Index:
         from .analysis.near_duplicates import near_duplicate_pairs
 
         return near_duplicate_pairs(self.reader, hamming=hamming, top=top)
+
+    def write_near_duplicates(self, path: str | os.PathLike, columns: list[str], fmt: str = "csv", *,
+                              hamming: int = 3, top: int = 0) -> int:
+        """``near_duplicates()`` (the given columns, same order and options) written by DuckDB to
+        the file ``path`` as CSV or a JSON array (``fmt``). Returns how many pairs."""
+        from .analysis.near_duplicates import write_near_duplicate_pairs
+
+        return write_near_duplicate_pairs(self.reader, path, columns, fmt, hamming=hamming, top=top)
 
     def compare(self, a: str | os.PathLike, b: str | os.PathLike, *, max_df: int | None = None,
                 language: str | None = None) -> Comparison:

@@ -48,7 +48,7 @@ from ..errors import WinnowError
 
 __all__ = ["Layout", "block_masks", "make_layout", "layouts", "choose_layout", "online_layout",
            "masks_table", "check_hamming", "near_duplicates_of", "near_simhash", "near_duplicate_pairs",
-           "brute_force_pairs", "DEFAULT_HAMMING", "MAX_HAMMING", "MAX_TABLES"]
+           "write_near_duplicate_pairs", "brute_force_pairs", "DEFAULT_HAMMING", "MAX_HAMMING", "MAX_TABLES"]
 
 #: the paper's choice for 64-bit simhashes (precision and recall both near 0.75 on the web)
 DEFAULT_HAMMING = 3
@@ -294,6 +294,16 @@ def near_duplicate_pairs(reader, *, hamming: int = DEFAULT_HAMMING, top: int = 0
     lay = layout or choose_layout(k, _document_count(reader), batch=True)
     with reader.store.relations(simhash_masks=lay.columns()):
         return reader.store.records("near_duplicate_pairs", hamming=k, limit_rows=_limit(top))
+
+
+def write_near_duplicate_pairs(reader, path: str | os.PathLike, columns: list[str], fmt: str = "csv", *,
+                               hamming: int = DEFAULT_HAMMING, top: int = 0, layout: Layout | None = None) -> int:
+    """``near_duplicate_pairs`` (the given columns, same order and options) written by DuckDB to
+    the file ``path`` as CSV or a JSON array (``fmt``); the number of pairs."""
+    k = check_hamming(hamming)
+    lay = layout or choose_layout(k, _document_count(reader), batch=True)
+    with reader.store.relations(simhash_masks=lay.columns()):
+        return reader.store.write_rows("near_duplicate_pairs", path, columns, fmt, hamming=k, limit_rows=_limit(top))
 
 
 # ------------------------------------------------------------------------------------ reference

@@ -2,14 +2,14 @@
 
 ``sql/pairs.sql`` counts Broder's <ID, ID, count> after the exclusions (boilerplate, hashes in
 more than ``max_df`` submissions) and ranks the pairs; archive mode (``new_label``) keeps only the
-pairs with at least one side labelled new. Rows come back as dicts, or are written as CSV by
-DuckDB itself (no Python row per pair).
+pairs with at least one side labelled new. Rows come back as dicts, or are written as CSV or
+JSON by DuckDB itself (``write_pairs``: no Python row per pair).
 """
 from __future__ import annotations
 
 import os
 
-__all__ = ["pairs", "write_pairs_csv", "pair_parameters"]
+__all__ = ["pairs", "write_pairs", "pair_parameters"]
 
 
 def pair_parameters(*, min_shared: int = 1, max_df: int | None = None, new_label: str | None = None) -> dict:
@@ -27,8 +27,9 @@ def pairs(store, *, min_shared: int = 1, top: int = 50, max_df: int | None = Non
                                                                 new_label=new_label))
 
 
-def write_pairs_csv(store, path: str | os.PathLike, columns: list[str], *, min_shared: int = 1, top: int = 50,
-                    max_df: int | None = None, new_label: str | None = None) -> None:
-    """``pairs()`` (the given columns, same order and options) written as a CSV file by DuckDB."""
-    store.write_csv("pairs", path, columns, limit=top,
-                    **pair_parameters(min_shared=min_shared, max_df=max_df, new_label=new_label))
+def write_pairs(store, path: str | os.PathLike, columns: list[str], fmt: str = "csv", *, min_shared: int = 1,
+                top: int = 50, max_df: int | None = None, new_label: str | None = None) -> int:
+    """``pairs()`` (the given columns, same order and options) written by DuckDB to the file
+    ``path`` as CSV or a JSON array (``fmt``); the number of pairs."""
+    return store.write_rows("pairs", path, columns, fmt, limit=top,
+                            **pair_parameters(min_shared=min_shared, max_df=max_df, new_label=new_label))

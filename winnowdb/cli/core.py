@@ -231,17 +231,15 @@ def pairs(
     Fields: a, b, shared, containment_a (share of a found in b), containment_b, resemblance.
     """
     columns = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]
-    if fmt is Format.csv:  # DuckDB writes the CSV: no Python row per pair
-        import tempfile
+    if fmt is not Format.table:  # DuckDB writes CSV and JSON, streamed to stdout: no Python row per pair
+        from ..report.writers import stream_to_stdout
 
-        from ..report.writers import copy_file
-
-        with Guard(), tempfile.TemporaryDirectory(prefix="winnowdb-") as tmp:
-            out = os.path.join(tmp, "pairs.csv")
+        with Guard():
             with open_index(db, create=False, read_only=True) as idx:
                 note_unknown_label(idx, new)
-                idx.write_pairs_csv(out, columns, min_shared=min_shared, top=top, max_df=max_df, new_label=new)
-            copy_file(out)
+                stream_to_stdout(lambda path: idx.write_pairs(path, columns, fmt.value, min_shared=min_shared,
+                                                              top=top, max_df=max_df, new_label=new),
+                                 json_array=fmt is Format.json, interrupt=idx.interrupt)
         return
     with Guard():
         with open_index(db, create=False, read_only=True) as idx:

@@ -22,12 +22,21 @@ def near_dups(
 
     Fields: a, b, distance (differing bits); json and csv add simhash_a, simhash_b.
     """
+    columns = ["a", "b", "distance"] + (["simhash_a", "simhash_b"] if fmt is not Format.table else [])
+    if fmt is not Format.table:  # DuckDB writes CSV and JSON, streamed to stdout: no Python row per pair
+        from ..report.writers import stream_to_stdout
+
+        with Guard():
+            with open_index(db, create=False, read_only=True) as idx:
+                stream_to_stdout(lambda path: idx.write_near_duplicates(path, columns, fmt.value, hamming=hamming,
+                                                                        top=top),
+                                 json_array=fmt is Format.json, interrupt=idx.interrupt)
+        return
     with Guard():
         with open_index(db, create=False, read_only=True) as idx:
             rows = idx.near_duplicates(hamming=hamming, top=top)
     from ..report.tables import emit_rows
 
-    columns = ["a", "b", "distance"] + (["simhash_a", "simhash_b"] if fmt is not Format.table else [])
     emit_rows(console(), rows, columns, fmt.value,
               title=f"near-duplicates (simhash within {hamming} bits)",
               empty=f"no two documents have simhashes within {hamming} bits")

@@ -2,7 +2,8 @@
 
 ``database`` opens or creates an index and runs the ``sql/`` files (``sqlfiles`` loads and binds
 them); ``schema`` makes the tables and views and upgrades old schemas; ``writes`` stores batches,
-huge documents and removals, one transaction each; ``max_df`` keeps the default --max-df;
-``check`` verifies an index; ``export`` writes and reads the Parquet layout; ``dbfile`` guards
-the file itself; ``interrupts`` handles Ctrl-C around commits.
+huge documents and removals, one transaction each; ``stats`` keeps the statistics (df, the
+default --max-df); ``check`` verifies an index; ``export`` writes and reads the Parquet layout;
+``output`` has DuckDB write a query's result as CSV or JSON; ``dbfile`` guards the file itself;
+``interrupts`` handles Ctrl-C around commits.
 """

@@ -162,6 +162,10 @@ class Store:
     def close(self) -> None:
         self._con.close()
 
+    def interrupt(self) -> None:
+        """Stop the query running on this index in another thread (it raises there)."""
+        self._con.interrupt()
+
     def __enter__(self) -> "Store":
         return self
 
@@ -247,20 +251,14 @@ class Store:
     def drop_temp(self, table: str) -> None:
         self._con.execute(f"DROP TABLE IF EXISTS temp.{table}")
 
-    def write_csv(self, name: str, path: str | os.PathLike, columns: list[str], /, *, limit: int | None = None,
-                  **params: Any) -> None:
-        """Write ``columns`` of ``sql/<name>.sql``'s result, in its order, to a CSV file at ``path``.
+    def write_rows(self, name: str, path: str | os.PathLike, columns: list[str], fmt: str, /, *,
+                   limit: int | None = None, **params: Any) -> int:
+        """Write ``columns`` of ``sql/<name>.sql``'s result, in its order, to ``path`` as CSV or a
+        JSON array (``fmt``); the number of rows. DuckDB writes the file itself (``output``): no
+        Python row is built, which matters for hundreds of thousands of pairs."""
+        from .output import write_query
 
-        A header row, fields quoted only where needed, NULL as an empty field. DuckDB writes the
-        file itself: no Python row is built, which matters for hundreds of thousands of pairs.
-        """
-        sql = sqlfiles.load(name)
-        bound = sqlfiles.bind(sql, params)
-        if limit is not None and int(limit) > 0:
-            sql = sqlfiles.with_limit(sql, int(limit))
-        picked = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
-        self._con.sql(f"SELECT {picked} FROM ({sql.strip().rstrip(';')}) AS result",
-                      params=bound).write_csv(str(path), header=True)
+        return write_query(self._con, name, path, columns, fmt, limit=limit, params=params)
 
     def user_sql(self, query: str) -> tuple[list[str], list[tuple]]:
         """Run a user's ad-hoc SQL (``winnowdb sql``); (column names, rows). One-line errors."""
