@@ -88,8 +88,8 @@ def retokenize_code(store, *, on_start: Callable[[int, int], None] | None = None
         run = FingerprintRun(store)
         rewritten: dict[str, list] = {k: [] for k in ("doc", "normalizer", "normalized_hash", "units",
                                                       "fingerprints", "hashes", "text")}
-        for (doc, path, submission, label, kind, normalizer, content_hash, encoding, size, added_at,
-             simhash, chars, text) in docs:
+        for (doc, path, _submission, _label, kind, normalizer, content_hash, _encoding, _size, _added_at,
+             _simhash, chars, text) in docs:
             if len(text) != chars:  # not stored (imported without texts): the file, if unchanged
                 text = read_unchanged(path, content_hash)
                 if text is None:

@@ -2,9 +2,10 @@
 
 ``fingerprint`` runs winnowdb's own ``add`` pipeline on the executors: each Arrow batch of listed
 files is added to a private in-memory DuckDB index (``Store.in_memory``, with the job's settings)
-by ``winnowdb.ingest.pipeline.add_paths``: the same reading, decoding, normalizer choice, fingerprinting, huge-file segmentation
-and simhash as ``winnowdb add``), whose rows are streamed back to Spark with their doc ids made
-global, and written in the export layout of ``winnowdb.export``. So a directory made by the job
+by ``winnowdb.ingest.pipeline.add_paths``: the same reading, decoding, normalizer choice,
+fingerprinting, huge-file segmentation and simhash as ``winnowdb add``), whose rows are streamed
+back to Spark with their doc ids made global, and written in the export layout of
+``winnowdb.export``. So a directory made by the job
 and one made by ``winnowdb export --parquet`` from an index of the same files hold the same rows
 (doc ids and added_at aside), and every query gives the same answer on both.
 
