@@ -32,7 +32,8 @@ from .document import fingerprint_source, normalized_hash
 from .prepare import first_of_each_hash
 from .read import lone_cr_as_lf, read_unchanged
 
-__all__ = ["stale_code_documents", "retokenize_code", "Retokenized", "without_text_message"]
+__all__ = ["stale_code_documents", "retokenize_code", "Retokenized", "without_text_message", "BATCH_CHARS",
+           "BATCH_DOCS"]
 
 #: a batch is written once it holds this much text (characters) or this many documents
 BATCH_CHARS = 8 * 1024 * 1024

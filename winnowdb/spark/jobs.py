@@ -24,7 +24,8 @@ from ..errors import WinnowError
 from ..store.export import DEFAULT_BUCKETS, FORMAT, FORMAT_VERSION, MANIFEST, bucket_sql
 from . import sql as ssql
 
-__all__ = ["job_settings", "fingerprint", "pairs", "query", "DUCKDB_TO_SPARK"]
+__all__ = ["job_settings", "fingerprint", "pairs", "query", "DUCKDB_TO_SPARK", "FILES_PER_BATCH",
+           "memory_store"]
 
 #: DuckDB column types of the index tables -> Spark SQL types
 DUCKDB_TO_SPARK = {"INTEGER": "int", "BIGINT": "bigint", "VARCHAR": "string", "DOUBLE": "double",

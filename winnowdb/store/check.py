@@ -34,7 +34,7 @@ from pathlib import Path
 from ..errors import WinnowError
 from . import sqlfiles
 
-__all__ = ["Problem", "CheckReport", "check_index", "CHECKS"]
+__all__ = ["Problem", "CheckReport", "check_index", "CHECKS", "MAX_EXAMPLES"]
 
 #: (check name, sql file, how to describe its rows)
 CHECKS = [

@@ -36,7 +36,7 @@ from .dbfile import (
 )
 from .interrupts import is_interrupt
 
-__all__ = ["Store", "DEFAULT_DB", "MEMORY"]
+__all__ = ["Store", "DEFAULT_DB", "MEMORY", "IN_FILTER_VALUES"]
 
 DEFAULT_DB = "winnowdb.duckdb"
 #: the path of an index kept in memory (never written to disk)

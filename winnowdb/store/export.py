@@ -35,7 +35,8 @@ from .sqlfiles import registered
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "DEFAULT_BUCKETS", "bucket_sql", "export_parquet",
            "read_manifest", "write_manifest", "check_current", "DERIVED", "table_glob", "exported_tables",
-           "duckdb_views", "import_parquet", "import_pairs"]
+           "duckdb_views", "import_parquet", "import_pairs", "CORE_TABLES", "PARTITIONED",
+           "FINGERPRINT_COLUMNS", "RECOUNTED", "summary"]
 
 FORMAT = "winnowdb-parquet"
 #: 2: documents carry sub and hashes, and a DuckDB export holds the kept statistics (meta,
