@@ -76,19 +76,20 @@ def main() -> None:
                 add = timed(exe + ["add", str(tmp / "stdlib"), "--db", str(db)], env)
                 pairs = timed(exe + ["pairs", "--db", str(db)], env)
                 results[name].append((add[0], add[1], pairs[0], add[0] + pairs[0]))
-    from machine_info import describe
-
     import duckdb
+    from machine_info import describe
 
     lines = [f"# stdlib all-vs-all, A/B ({dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC)", "",
              f"- machine: {describe()}; duckdb {duckdb.__version__}",
              f"- command: `python bench/ab_stdlib.py OLD NEW --runs {args.runs}`; old = {rev['old']}, "
              f"new = {rev['new']}; {n} files, runs alternate old/new", "",
-             "| tree | add wall s (mean / min) | add CPU s (mean) | pairs wall s (mean / min) | add + pairs s (mean / min) |",
+             "| tree | add wall s (mean / min) | add CPU s (mean) | pairs wall s (mean / min) "
+             "| add + pairs s (mean / min) |",
              "|---|---|---|---|---|"]
     for name in ("old", "new"):
-        r = results[name]
-        col = lambda i: [x[i] for x in r]  # noqa: E731
+        def col(i: int, r=results[name]) -> list:
+            return [x[i] for x in r]
+
         lines.append(f"| {name} ({rev[name]}) | {statistics.mean(col(0)):.2f} / {min(col(0)):.2f} | "
                      f"{statistics.mean(col(1)):.2f} | {statistics.mean(col(2)):.2f} / {min(col(2)):.2f} | "
                      f"{statistics.mean(col(3)):.2f} / {min(col(3)):.2f} |")

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import os
 import random
 import resource
 import subprocess
@@ -146,8 +145,8 @@ def family_resemblance(idx, families: dict[int, list[str]], root: Path) -> dict[
     fam_docs = {f: [ids[str((root / p).resolve())] for p in paths] for f, paths in families.items()}
     all_docs = sorted({d for v in fam_docs.values() for d in v})
     idx.store.connection.register("_fam_docs", pa.table({"doc": pa.array(all_docs, pa.int32())}))
-    tbl = idx.store.connection.execute("SELECT DISTINCT f.doc, f.hash FROM fingerprints f JOIN _fam_docs d ON d.doc = f.doc "
-                                "ORDER BY f.doc, f.hash").fetchnumpy()
+    tbl = idx.store.connection.execute("SELECT DISTINCT f.doc, f.hash FROM fingerprints f "
+                                       "JOIN _fam_docs d ON d.doc = f.doc ORDER BY f.doc, f.hash").fetchnumpy()
     idx.store.connection.unregister("_fam_docs")
     doc, h = np.asarray(tbl["doc"]), np.asarray(tbl["hash"])
     bounds = np.flatnonzero(np.concatenate(([True], doc[1:] != doc[:-1], [True])))
@@ -282,7 +281,7 @@ def main() -> None:
     for _, _, label in BANDS:
         cells = []
         total = 0
-        for m, info in results.items():
+        for info in results.values():
             n, rec, split, merged = info["bands"][label]
             total = n
             cells += [f"{rec} ({100 * rec / n:.1f}%)" if n else "-", str(split), str(merged)]
@@ -301,7 +300,8 @@ def main() -> None:
                   "(docs/clusters.md has the odds), hence its splits in the lower bands. Here few pairs share "
                   "any shingle (random text), so the exact <ID, ID, count> step is cheap and the super path, "
                   "which sketches every document, is the slower one; it is meant for corpora where the "
-                  "pair list explodes (the paper's 30 million web pages), which this bench does not measure. Times grow with other load on the machine "
+                  "pair list explodes (the paper's 30 million web pages), which this bench does not measure. "
+                  "Times grow with other load on the machine "
                   "(the load average is given above)."]
     body = "\n".join(lines) + "\n"
     from estimators import replace_section

@@ -123,7 +123,8 @@ def mutate(tree: Tree, body: list, rate: float, scope: list, depth: int = 0) -> 
         if r < rate and s[0] not in ("if", "for", "while"):
             s = tree.stmt(list(scope), min(depth, 2))
         elif s[0] == "if":
-            s = ("if", s[1], mutate(tree, s[2], rate, scope, depth + 1), s[3] and mutate(tree, s[3], rate, scope, depth + 1))
+            s = ("if", s[1], mutate(tree, s[2], rate, scope, depth + 1),
+                 s[3] and mutate(tree, s[3], rate, scope, depth + 1))
         elif s[0] in ("for", "while"):
             s = (s[0], s[1], mutate(tree, s[2], rate, scope + ([s[1]] if s[0] == "for" else []), depth + 1))
         if s[0] == "decl":

@@ -33,8 +33,6 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime as dt
-import os
-import platform
 import sys
 import tempfile
 import time
@@ -187,7 +185,8 @@ def run(args) -> str:
                 for m in m_values:
                     t = time.perf_counter()
                     samples = {d: mod_sample(v, m) for d, v in sets.items()}
-                    est[f"MOD_{m}"] = np.array([jaccard(samples.get(a, empty), samples.get(b, empty)) for a, b in pairs])
+                    est[f"MOD_{m}"] = np.array([jaccard(samples.get(a, empty), samples.get(b, empty))
+                                                for a, b in pairs])
                     secs[f"MOD_{m}"] = time.perf_counter() - t
                 ds, t_ds = datasketch_estimates(sets, pairs, args.num_perm)
                 if ds is None:
@@ -247,7 +246,10 @@ def run(args) -> str:
                       f"({'met' if max(mae, mae_big) <= 0.03 else 'NOT met'})."]
     lines += ["", "Notes: MIN_s is exact for a pair whose documents have at most s shingles together, so short "
                   "documents estimate perfectly; its error grows with document length, to a standard error of about "
-                  "sqrt(r(1-r)/s) for long documents. It beats MinHash(128) here because most pairs have unions of a few hundred shingles at most: MIN_s samples s of them *without* replacement, so its error shrinks as s nears the union size, while each of MinHash's 128 independent minima is a sample *with* replacement. MOD_m keeps about 1/m of every document (it also estimates containment, and its "
+                  "sqrt(r(1-r)/s) for long documents. It beats MinHash(128) here because most pairs have unions "
+                  "of a few hundred shingles at most: MIN_s samples s of them *without* replacement, so its error "
+                  "shrinks as s nears the union size, while each of MinHash's 128 independent minima is a sample "
+                  "*with* replacement. MOD_m keeps about 1/m of every document (it also estimates containment, and its "
                   "sample grows with the document), so on short documents it has few samples and larger errors."]
     return "\n".join(lines) + "\n"
 

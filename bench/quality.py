@@ -318,7 +318,9 @@ def salt_spread(winnowdb, evaluate, docs: Path, truth: list[dict], name: str, ar
             for s in WINNOWDB_SCORES:
                 runs[s].append(headline(evaluate, truth, score_array(wdb["csvs"][f"winnowdb {s}"], truth)))
     peers = {p: headline(evaluate, truth, score_array(path, truth)) for p, path in peer_csvs.items()}
-    fmt = lambda col: f"{col.mean():.3f} ± {col.std():.3f} [{col.min():.3f}, {col.max():.3f}]"
+    def fmt(col) -> str:
+        return f"{col.mean():.3f} ± {col.std():.3f} [{col.min():.3f}, {col.max():.3f}]"
+
     head = "| winnowdb score | AUC annotated | AUC all | best F1 |"
     rule = "|---|---|---|---|"
     for p in peers:
@@ -367,7 +369,8 @@ def run_peers(root: Path, name: str, files: list[str], scores_dir: Path,
     py = PEERS_VENV / "bin" / "python"
     if not py.exists():
         msg = f"copydetect skipped: no venv at {PEERS_VENV} (run bench/peers/setup.sh)"
-        log("  " + msg); notes.append(msg)
+        log("  " + msg)
+        notes.append(msg)
     else:
         out = scores_dir / f"{name}.copydetect.csv"
         cmd = [str(py), str(shared_peers / "score_copydetect.py"), str(root), str(out)]
@@ -383,7 +386,8 @@ def run_peers(root: Path, name: str, files: list[str], scores_dir: Path,
 
     if not (DOLOS_DIR / "score_dolos.mjs").exists():
         msg = f"Dolos skipped: not set up in {DOLOS_DIR} (run bench/peers/setup.sh)"
-        log("  " + msg); notes.append(msg)
+        log("  " + msg)
+        notes.append(msg)
     else:
         out = scores_dir / f"{name}.dolos.csv"
         log(f"  dolos (language {language}) ...")
@@ -418,8 +422,10 @@ def summary_text(summary) -> str:
     fields = summary if isinstance(summary, dict) else getattr(summary, "__dict__", None)
     if not fields:
         return str(summary)
-    show = lambda v: (f"{v:.2f}" if isinstance(v, float)
-                      else str(len(v)) if isinstance(v, (list, tuple, set, dict)) else str(v))
+    def show(v) -> str:
+        return (f"{v:.2f}" if isinstance(v, float)
+                else str(len(v)) if isinstance(v, (list, tuple, set, dict)) else str(v))
+
     text = ", ".join(f"{k}={show(v)}" for k, v in fields.items())
     return text if len(text) <= 300 else text[:297] + "..."
 
@@ -550,7 +556,9 @@ def main(argv: list[str] | None = None) -> int:
         csvs = dict(wdb["csvs"])
         if args.peers:
             pcsvs, ptimes, pnotes = run_peers(root, name, files, args.scores_dir, args.shared_peers)
-            csvs.update(pcsvs); timings += ptimes; notes += pnotes
+            csvs.update(pcsvs)
+            timings += ptimes
+            notes += pnotes
 
         table = metrics_table(evaluate, root, csvs)
         print(f"\n## {name}\n{table}\n", flush=True)

@@ -31,9 +31,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
-import platform
-import random
 import re
 import shlex
 import statistics
@@ -51,13 +48,19 @@ try:
 except ImportError:  # run from a checkout without installing
     sys.path.insert(0, str(REPO))
 
-import duckdb
-import pyarrow as pa
+import duckdb  # noqa: E402  (after the sys.path fallback above)
+import pyarrow as pa  # noqa: E402
 
-import winnowdb
-from winnowdb.analysis.near_duplicates import choose_layout, make_layout, near_duplicate_pairs, near_simhash, online_layout
-from winnowdb.ingest.document import document_simhash
-from winnowdb.fingerprint.simhash import hamming_many
+import winnowdb  # noqa: E402
+from winnowdb.analysis.near_duplicates import (  # noqa: E402
+    choose_layout,
+    make_layout,
+    near_duplicate_pairs,
+    near_simhash,
+    online_layout,
+)
+from winnowdb.fingerprint.simhash import hamming_many  # noqa: E402
+from winnowdb.ingest.document import document_simhash  # noqa: E402
 
 U64 = (1 << 64) - 1
 
@@ -158,8 +161,9 @@ def bench_search(args, lines: list[str]) -> None:
             rng = np.random.default_rng(7)
             half = args.sample // 2
             planted_rows = np.array(sorted({i for p in planted_pairs for i in p}), dtype=np.int64)
-            sample = np.unique(np.concatenate([rng.choice(planted_rows, size=min(half, planted_rows.size), replace=False),
-                                               rng.choice(n, size=args.sample - half, replace=False)]))
+            sample = np.unique(np.concatenate([
+                rng.choice(planted_rows, size=min(half, planted_rows.size), replace=False),
+                rng.choice(n, size=args.sample - half, replace=False)]))
             t0 = time.perf_counter()
             brute = brute_force_neighbours(x, sample, k)
             brute_s = time.perf_counter() - t0
@@ -214,12 +218,19 @@ def bench_search(args, lines: list[str]) -> None:
             "",
             "| measure | result |",
             "|---|---|",
-            f"| all pairs (`near-dups`), layout chosen: {auto.describe()} | **{batch_s:.1f} s**, {len(rows):,} pairs (target <= 60 s) |",
-            f"| planted pairs found | **{planted_found:,} / {len(planted_pairs):,}** ({100 * planted_found / len(planted_pairs):.1f}% recall) |",
-            f"| brute force, {sample.size:,} sampled documents x all {n:,} ({brute_s:.0f} s in numpy) | {len(brute):,} pairs; SQL pairs for the same documents: {len(sql_for_sample):,}; **identical: {sample_ok}** |",
-            f"| single query (`query --simhash` API, end to end), {len(queries)} queries, layout: {q_layout.describe()} | **p50 {ms(p50)}**, p95 {ms(p95)}, max {ms(max(times))} (target p50 <= 50 ms); {hits_total} hits |",
+            f"| all pairs (`near-dups`), layout chosen: {auto.describe()} "
+            f"| **{batch_s:.1f} s**, {len(rows):,} pairs (target <= 60 s) |",
+            f"| planted pairs found | **{planted_found:,} / {len(planted_pairs):,}** "
+            f"({100 * planted_found / len(planted_pairs):.1f}% recall) |",
+            f"| brute force, {sample.size:,} sampled documents x all {n:,} ({brute_s:.0f} s in numpy) "
+            f"| {len(brute):,} pairs; SQL pairs for the same documents: {len(sql_for_sample):,}; "
+            f"**identical: {sample_ok}** |",
+            f"| single query (`query --simhash` API, end to end), {len(queries)} queries, layout: "
+            f"{q_layout.describe()} | **p50 {ms(p50)}**, p95 {ms(p95)}, max {ms(max(times))} "
+            f"(target p50 <= 50 ms); {hits_total} hits |",
             f"| every query's hits = brute-force scan | **{query_ok}** |",
-            f"| for reference: plain popcount scan in DuckDB (`bit_count(xor(simhash, q)) <= 3`, every row) | p50 {ms(np.percentile(scan_times, 50))} |",
+            f"| for reference: plain popcount scan in DuckDB (`bit_count(xor(simhash, q)) <= 3`, every row) "
+            f"| p50 {ms(np.percentile(scan_times, 50))} |",
             "",
             "The section 3.1.2 trade-off, all pairs at this size (same data, same run):",
             "",
@@ -238,8 +249,8 @@ def bench_search(args, lines: list[str]) -> None:
 
 def bench_peer(x: np.ndarray, queries: list[int], planted_pairs, lines: list[str], k: int, args) -> None:
     try:
-        from simhash import Simhash, SimhashIndex
         import simhash as simhash_pkg
+        from simhash import Simhash, SimhashIndex
     except ImportError:
         lines += ["The `simhash` PyPI package is not installed here (`pip install simhash`), so its "
                   "SimhashIndex was not run.", ""]
@@ -293,7 +304,8 @@ def bench_peer(x: np.ndarray, queries: list[int], planted_pairs, lines: list[str
         "| measure | SimhashIndex |",
         "|---|---|",
         f"| build the index ({n:,} Simhash objects) | {build_s:.1f} s |",
-        f"| single query, {len(queries)} queries | p50 {ms(np.percentile(times, 50))}, p95 {ms(np.percentile(times, 95))} |",
+        f"| single query, {len(queries)} queries | p50 {ms(np.percentile(times, 50))}, "
+        f"p95 {ms(np.percentile(times, 95))} |",
         f"| every query's hits = brute-force scan | {ok} |",
         f"| all pairs (get_near_dups for every document) | {batch_text} |",
         "",
@@ -308,9 +320,9 @@ INDEPENDENT = ["bread_baking", "chess_openings", "coral_reefs", "telegraph", "be
 
 def old_simhash(text: str, k: int, w: int) -> int:
     """The simhash winnowdb stored before: over the document's winnowed fingerprints."""
+    from winnowdb.fingerprint.simhash import simhash64
     from winnowdb.fingerprint.winnow import fingerprint
     from winnowdb.normalize.text import normalize_text
-    from winnowdb.fingerprint.simhash import simhash64
 
     return simhash64(fingerprint(normalize_text(text), k, w).hash)
 

@@ -278,14 +278,16 @@ def report(results: list[dict], args) -> str:
                      if k in r) for r in results))
     lines.append("- corpus: synthetic plain text (bench/spark_bench.py: Zipf pseudo-words, ~4,000 chars "
                  "per document, 10% with a copied passage, 2% near-duplicates, a boilerplate header in 12.5%), "
-                 f"winnowdb default settings ({_settings_text(results)}); pairs and query with max_df={args.max_df} on both engines.")
+                 f"winnowdb default settings ({_settings_text(results)}); pairs and query with "
+                 f"max_df={args.max_df} on both engines.")
     lines.append(f"- Spark: local[2], spark.driver.memory={args.memory}, spark.sql.shuffle.partitions=8, "
                  "ANSI mode on (default). DuckDB: default threads (2). Each phase is a fresh process; "
                  "times are wall-clock seconds of the step alone (Spark session start-up listed apart).")
     lines.append("")
     lines.append("## Pair counting and query (sql/pairs.sql, sql/query_hits.sql)")
     lines.append("")
-    lines.append("| fingerprint rows | documents | pairs | DuckDB pairs, index file | DuckDB pairs, Parquet export -> Parquet | "
+    lines.append("| fingerprint rows | documents | pairs | DuckDB pairs, index file "
+                 "| DuckDB pairs, Parquet export -> Parquet | "
                  "Spark pairs -> Parquet (cold / warm) | Spark session start | DuckDB query | Spark query | "
                  "peak RSS DuckDB | peak RSS Spark JVM |")
     lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -302,7 +304,8 @@ def report(results: list[dict], args) -> str:
     lines.append("")
     lines.append("## Index, export and fingerprinting")
     lines.append("")
-    lines.append("| fingerprint rows | text MB | distinct hashes | hashes in >= 2 docs | <ID, ID> join rows at max_df | default max_df | "
+    lines.append("| fingerprint rows | text MB | distinct hashes | hashes in >= 2 docs "
+                 "| <ID, ID> join rows at max_df | default max_df | "
                  "`winnowdb add` (1 process) | export | export size | index size | Spark fingerprint local[2] |")
     lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
@@ -359,10 +362,13 @@ def estimate(results: list[dict]) -> list[str]:
     out.append("|---|---|---|")
     out.append(f"| text | {text_tb:.1f} TB | {text_tb:.1f} TB |")
     out.append(f"| fingerprint rows | {total_rows:.2g} | {total_rows / 8:.2g} |")
-    out.append(f"| Parquet export | {total_rows * bytes_per_row / 1e12:.1f} TB | {total_rows * bytes_per_row / 8e12:.1f} TB |")
+    out.append(f"| Parquet export | {total_rows * bytes_per_row / 1e12:.1f} TB "
+               f"| {total_rows * bytes_per_row / 8e12:.1f} TB |")
     if fp_core_h:
-        out.append(f"| fingerprinting (`spark fingerprint`) | {fp_core_h:,.0f} core-hours | {fp_core_h:,.0f} core-hours (reading and hashing every k-gram is the same work) |")
-    out.append(f"| pair counting (`spark pairs`, max_df 20) | {pairs_core_h:,.0f} core-hours | {pairs_core_h / 8:,.0f} core-hours |")
+        out.append(f"| fingerprinting (`spark fingerprint`) | {fp_core_h:,.0f} core-hours | {fp_core_h:,.0f} "
+                   "core-hours (reading and hashing every k-gram is the same work) |")
+    out.append(f"| pair counting (`spark pairs`, max_df 20) | {pairs_core_h:,.0f} core-hours "
+               f"| {pairs_core_h / 8:,.0f} core-hours |")
     for n_cores in (800, 3200):
         out.append(f"| wall time on {n_cores} cores ({n_cores // 8} machines x 8), fingerprint + pairs, at 50% "
                    f"scaling efficiency | {(fp_core_h or 0) / n_cores / 0.5 + pairs_core_h / n_cores / 0.5:.1f} h | "
@@ -387,7 +393,8 @@ def estimate(results: list[dict]) -> list[str]:
     out.append("* For comparison: Broder et al. needed 10.5 CPU-days (1997 hardware) for 30M documents with 1 in 25 "
                "shingles kept (600M shingles, 20 GB of <ID, ID, count> at the peak), which is about 8,400 CPU-hours "
                "per billion documents; the sparser column above, on current cores and with winnowdb's "
-               "Python/DuckDB fingerprinter, is about 1,100. Manku et al. (WWW 2007) scan 8B 64-bit simhashes (64 GB, 32 GB "
+               "Python/DuckDB fingerprinter, is about 1,100. Manku et al. (WWW 2007) scan 8B 64-bit simhashes "
+               "(64 GB, 32 GB "
                "compressed) with 200 mappers at over 1 GB/s, a batch of 1M queries in under 100 s: winnowdb's "
                "simhash block joins (`near_duplicate_pairs.sql`) need 8 GB for a billion documents and are the "
                "cheap first pass for whole-document near duplicates before any fingerprint join.")

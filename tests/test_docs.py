@@ -20,8 +20,17 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from docs_examples import (REPO, SAMPLE, block, documented_columns, printing_expressions, run, table_rows,
-                           tour_folder, winnowdb_commands)
+from docs_examples import (
+    REPO,
+    SAMPLE,
+    block,
+    documented_columns,
+    printing_expressions,
+    run,
+    table_rows,
+    tour_folder,
+    winnowdb_commands,
+)
 
 from winnowdb.store.sqlfiles import split_statements
 
@@ -150,8 +159,10 @@ def test_readme_classes_and_past_years(tmp_path):
     commands = [c[1:] if c[0] == "winnowdb" else c for c in commands]
     assert [c[0] for c in commands] == ["add", "add", "pairs"], commands
     essays = SAMPLE / "essays"
-    for name, source in [("submissions/alice/essay.txt", "tides.txt"), ("submissions/alice/notes.txt", "coral_reefs.txt"),
-                         ("submissions/bob/essay.txt", "tides_copy.txt"), ("submissions/bob/glaciers.txt", "glaciers.txt"),
+    for name, source in [("submissions/alice/essay.txt", "tides.txt"),
+                         ("submissions/alice/notes.txt", "coral_reefs.txt"),
+                         ("submissions/bob/essay.txt", "tides_copy.txt"),
+                         ("submissions/bob/glaciers.txt", "glaciers.txt"),
                          ("archive/2025/carol.txt", "comets.txt"), ("archive/2025/dave.txt", "comets_dup.txt"),
                          ("archive/2025/erin.txt", "glaciers_paraphrase.txt")]:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

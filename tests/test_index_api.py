@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import BOILERPLATE_ESSAYS, PLANTED, PLANTED_OPTIONAL, pair_key
 
 import winnowdb
 from winnowdb.errors import WinnowError
-
-from conftest import BOILERPLATE_ESSAYS, PLANTED, PLANTED_OPTIONAL, pair_key
 
 QUERY_FIELDS = {"path", "shared", "containment", "contained", "resemblance"}
 PAIR_FIELDS = {"a", "b", "shared", "containment_a", "containment_b", "resemblance"}

@@ -13,6 +13,7 @@ Heavy modules (numpy, duckdb) load only when an index is opened, so the CLI star
 from __future__ import annotations
 
 from .version import __version__
+
 __all__ = ["open", "Index", "WinnowError", "__version__"]
 
 

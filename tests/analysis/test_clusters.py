@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import random_words
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,9 +16,6 @@ import winnowdb
 from winnowdb.analysis.clusters import cluster, connected_components
 from winnowdb.errors import WinnowError
 from winnowdb.store.sqlfiles import sql_dir
-
-from conftest import random_words
-
 
 _words = random_words
 
@@ -157,7 +155,8 @@ def test_clusters_table_stored_and_replaced(family_corpus):
     by_name = {Path(r[0]).name: r for r in rows}
     assert by_name["a_copy.txt"][2] == ids[str(root / "a.txt")]  # folded into a.txt
     assert by_name["a.txt"][2] == ids[str(root / "a.txt")]
-    assert by_name["c.txt"][1] == by_name["a.txt"][1] == min(ids[str(root / n)] for n in ("a.txt", "a_copy.txt", "b.txt", "c.txt"))
+    smallest = min(ids[str(root / n)] for n in ("a.txt", "a_copy.txt", "b.txt", "c.txt"))
+    assert by_name["c.txt"][1] == by_name["a.txt"][1] == smallest
     assert by_name["c.txt"][3] == 4
     assert by_name["solo0.txt"][1] == ids[str(root / "solo0.txt")] and by_name["solo0.txt"][3] == 1
     assert {r[4] for r in rows} == {"exact"} and {r[5] for r in rows} == {0.4}
@@ -283,7 +282,8 @@ def test_removed_document_ids_are_never_reused_nor_left_in_clusters(tmp_path, cl
     assert cli("add", tmp_path / "q.txt", "--db", db).exit_code == 0
     new_id = rows("SELECT doc FROM documents WHERE path LIKE '%q.txt'")[0]["doc"]
     assert new_id > ids["z_copy.txt"]
-    assert rows("SELECT COUNT(*) AS n FROM clusters c JOIN documents d USING (doc) WHERE d.path LIKE '%q.txt'") == [{"n": 0}]
+    in_clusters = "SELECT COUNT(*) AS n FROM clusters c JOIN documents d USING (doc) WHERE d.path LIKE '%q.txt'"
+    assert rows(in_clusters) == [{"n": 0}]
     # a changed file is replaced: a new id, and the old one's snapshot row is gone
     (tmp_path / "a.txt").write_text(" ".join(_words(10, 300)))
     assert cli("add", tmp_path / "a.txt", "--db", db).exit_code == 0

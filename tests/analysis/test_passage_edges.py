@@ -8,10 +8,9 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+from conftest import random_words
 
 import winnowdb
-
-from conftest import random_words
 
 
 def _passages(tmp_path, a: str, b: str, **settings):

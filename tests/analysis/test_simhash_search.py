@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import winnowdb
-from winnowdb.store import sqlfiles
 from winnowdb.analysis.near_duplicates import brute_force_pairs, make_layout, near_duplicate_pairs, near_simhash
-from winnowdb.ingest.document import document_simhash
 from winnowdb.fingerprint.simhash import hamming
+from winnowdb.ingest.document import document_simhash
+from winnowdb.store import sqlfiles
 
 
 def pair_key(a: str, b: str, root: Path) -> frozenset:
@@ -187,8 +187,9 @@ def test_exclusions(tmp_path):
 def test_near_identical_files_end_to_end(tmp_path):
     # real files through `add`: a long text and a copy with one sentence changed are near-duplicates,
     # an unrelated text is not
-    from fingerprint.test_simhash import document, sentence, topic_words
     import random
+
+    from fingerprint.test_simhash import document, sentence, topic_words
 
     base = document(1, 150)
     edited = list(base)

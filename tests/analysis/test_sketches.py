@@ -7,15 +7,13 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import VOCAB, random_words
 
 import winnowdb
+from winnowdb.analysis.sketches import document_sketches, pair_estimates, super_shingle_candidates
 from winnowdb.errors import WinnowError
 from winnowdb.fingerprint.hashing import kgram_hashes
 from winnowdb.normalize.words import normalize_words
-from winnowdb.analysis.sketches import document_sketches, pair_estimates, super_shingle_candidates
-
-from conftest import VOCAB, random_words
-
 
 _words = random_words
 
@@ -56,7 +54,8 @@ def test_paper_example_four_shingling_has_three_shingles(tmp_path):
         sk = document_sketches(idx.reader)
         (doc, sketch), = sk.items()
         assert sketch.shape[0] == 3
-        assert sketch.tolist() == sorted(set(idx.store.connection.execute("SELECT hash FROM fingerprints").fetchnumpy()["hash"].tolist()))
+        stored = idx.store.connection.execute("SELECT hash FROM fingerprints").fetchnumpy()["hash"]
+        assert sketch.tolist() == sorted(set(stored.tolist()))
 
 
 # ------------------------------------------------------------------ a corpus of related documents

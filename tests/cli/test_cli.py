@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import BOILERPLATE_ESSAYS, PLANTED, ok, one_line_error, pair_key
 from typer.testing import CliRunner
 
 from winnowdb.cli import app
-
-from conftest import BOILERPLATE_ESSAYS, PLANTED, ok, one_line_error, pair_key
 
 QUERY_FIELDS = ["path", "shared", "containment", "contained", "resemblance"]
 PAIR_FIELDS = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]

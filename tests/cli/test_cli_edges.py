@@ -86,7 +86,7 @@ def test_language_aliases_match_detected_files_and_unknown_names_fail(cli, tmp_p
             "            total += i * i\n        else:\n            total -= i\n    return total\n\n"
             "print(f(100), f(200))\n")
     (tmp_path / "a.py").write_text(code)
-    for i, alias in enumerate(("py", "Python", "python3")):
+    for i in range(3):  # one for each alias below
         (tmp_path / f"b{i}.txt").write_text(code)
     db = tmp_path / "index.duckdb"
     ok(cli("add", tmp_path / "a.py", "--db", db))
@@ -134,7 +134,8 @@ def test_language_names_resolve_like_extensions_and_text_indexes_refuse_a_langua
     db = tmp_path / "index.duckdb"
     ok(cli("add", tmp_path / "a.ts", "--db", db))
     for name in ("typescript", "ts", "jsx"):
-        hits = json.loads(ok(cli("query", tmp_path / "snippet.txt", "--language", name, "--db", db, "-f", "json")).stdout)
+        hits = json.loads(ok(cli("query", tmp_path / "snippet.txt", "--language", name, "--db", db,
+                                 "-f", "json")).stdout)
         assert [h["containment"] for h in hits] == [1.0], name
     one_line_error(cli("add", "--language", "text", tmp_path / "snippet.txt", "--db", db), "not a programming language")
     text_db = tmp_path / "text.duckdb"

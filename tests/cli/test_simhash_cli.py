@@ -8,9 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import ok, one_line_error, pair_key
-
 
 PAIR_FIELDS = ["a", "b", "distance", "simhash_a", "simhash_b"]
 

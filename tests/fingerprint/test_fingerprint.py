@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from winnowdb.settings import HASH_VERSION
-from winnowdb.fingerprint.winnow import fingerprint, winnow
 from winnowdb.fingerprint.hashing import kgram_hashes
+from winnowdb.fingerprint.winnow import fingerprint, winnow
 from winnowdb.normalize.text import normalize_text
+from winnowdb.settings import HASH_VERSION
 
 # Figure 2(d): hashes of the 5-grams of "A do run run run, a do run run"
 FIG2_HASHES = [77, 74, 42, 17, 98, 50, 17, 98, 8, 88, 67, 39, 77, 74, 42, 17, 98]

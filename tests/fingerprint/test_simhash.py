@@ -13,10 +13,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from winnowdb.analysis.near_duplicates import (
+    MAX_TABLES,
+    Layout,
+    block_masks,
+    check_hamming,
+    choose_layout,
+    layouts,
+    make_layout,
+    online_layout,
+)
 from winnowdb.errors import WinnowError
-from winnowdb.analysis.near_duplicates import Layout, MAX_TABLES, block_masks, check_hamming, choose_layout, layouts, make_layout, online_layout
-from winnowdb.ingest.document import document_simhash
 from winnowdb.fingerprint.simhash import feature_hashes, hamming, hamming_many, simhash64
+from winnowdb.ingest.document import document_simhash
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
 
@@ -106,8 +115,8 @@ def reference_document_simhash(text: str) -> int:
     """The definition: normalize_text, every 4-gram's kgram_hashes with the simhash salt (the whole
     text when shorter), then Charikar's vote one bit at a time."""
     from winnowdb.fingerprint.hashing import kgram_hashes
-    from winnowdb.normalize.text import normalize_text
     from winnowdb.fingerprint.simhash import FEATURE_SALT as _SALT
+    from winnowdb.normalize.text import normalize_text
 
     units = normalize_text(text).units
     if units.shape[0] == 0:

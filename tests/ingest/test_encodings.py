@@ -176,7 +176,7 @@ def test_add_records_the_encoding_used_and_a_utf8_copy_matches(tmp_path):
         summary = idx.add([corpus])
         assert summary.added == len(FOREIGN) + len(WESTERN) + 1 and not summary.skipped
     encodings = _encodings(db)
-    for name, text, encoding, names in FOREIGN:
+    for name, _, _, names in FOREIGN:
         assert encodings[f"{name}.txt"] in names
     for name, _, _ in WESTERN:
         assert encodings[f"{name}.txt"] == "cp1252"

@@ -4,7 +4,8 @@ An index records the code tokenizer version (settings.CODE_TOKENS_VERSION) its c
 with. There is no older tokenizer to run here, so an "old" index is made the way an old one
 differs: the version setting is absent (indexes made before it existed) and every code
 document's stored hashes are not what today's tokenizer gives (each hash is scrambled, as a
-different token stream would scramble it, and the kept document frequencies follow them). Text documents are left as they are.
+different token stream would scramble it, and the kept document frequencies follow them). Text
+documents are left as they are.
 """
 from __future__ import annotations
 
@@ -14,12 +15,11 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from conftest import ok
 
 import winnowdb
 from winnowdb.ingest import retokenize
 from winnowdb.settings import CODE_TOKENS_VERSION as TOKENS_VERSION
-
-from conftest import ok
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "code"
 ESSAY = Path(__file__).resolve().parents[2] / "sample_corpus" / "essays" / "tides.txt"
@@ -88,7 +88,8 @@ def test_upgrade_refingerprints_old_code_so_new_copies_match_again(years, tmp_pa
     r = ok(cli("add", years / "new", "--label", "2026", "--db", db))
     assert "note: this index holds code tokenized by an older winnowdb" in r.stderr
     assert "winnowdb upgrade" in r.stderr
-    original, copy = str((years / "old" / "BankAccount.java").resolve()), str((years / "new" / "Account.java").resolve())
+    original = str((years / "old" / "BankAccount.java").resolve())
+    copy = str((years / "new" / "Account.java").resolve())
     pairs = winnowdb.open(db, read_only=True)
     try:
         before = pairs.pairs(top=0, new_label="2026")

@@ -24,7 +24,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from typer.testing import CliRunner
 
 import winnowdb
@@ -548,7 +547,8 @@ def test_parallel_add_equals_serial_add(tmp_path):
         workers = []
         with winnowdb.open(db) as idx:
             summary = idx.add([corpus], jobs=jobs,
-                              on_file=lambda path, size: workers.append(len(multiprocessing.active_children())))
+                              on_file=lambda path, size, workers=workers: workers.append(
+                                  len(multiprocessing.active_children())))
             assert summary.added == files and not summary.skipped
             pairs = idx.pairs(top=0)
         results[jobs] = (_dump(db), pairs, max(workers))

@@ -11,10 +11,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import winnowdb
-from winnowdb.normalize.prose import PROSE_MARK, PROSE_SPACE, WHITESPACE, normalize_prose
-from winnowdb.normalize.text import normalize_text
 from winnowdb.ingest import segmented
 from winnowdb.ingest.segmented import safe_cut as _safe_cut
+from winnowdb.normalize.prose import PROSE_MARK, PROSE_SPACE, WHITESPACE, normalize_prose
+from winnowdb.normalize.text import normalize_text
 
 
 def shown(text: str, **kw) -> str:

@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 import winnowdb
-from winnowdb.ingest import segmented
 from winnowdb.cli import app
+from winnowdb.ingest import segmented
 from winnowdb.ingest.document import fingerprint_source
 from winnowdb.normalize.prose import normalize_prose
 

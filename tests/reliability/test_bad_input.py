@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .reliability_helpers import WINNOWDB, indexed_paths, make_corpus, one_line_error, raw_sql, run, run_measured
+from .reliability_helpers import WINNOWDB, indexed_paths, one_line_error, raw_sql, run, run_measured
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
                     "0000000d49444154789c6360000002000100e221bc330000000049454e44ae426082")

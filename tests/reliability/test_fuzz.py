@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from winnowdb.ingest import segmented
-from winnowdb.fingerprint.winnow import fingerprint, winnow
 from winnowdb.fingerprint.hashing import kgram_hashes
+from winnowdb.fingerprint.winnow import fingerprint
+from winnowdb.ingest import segmented
 from winnowdb.normalize.prose import normalize_prose
 from winnowdb.normalize.text import normalize_text
 from winnowdb.normalize.words import normalize_words
@@ -123,8 +123,8 @@ def test_fingerprints_point_inside_the_text_and_keep_the_guarantee(text, k, w, n
 # found by this test in session 6: a chunk that cannot hold a word may still cut before it
 @example(text=":tide\u65e5\u672c0", k=1, w=1, normalizer="words", selection="winnow", chunk=7, segment=5, search=1)
 def test_segmented_equals_whole_document(text, k, w, normalizer, selection, chunk, segment, search):
-    from winnowdb.settings import SALTS as _SALT
     from winnowdb.ingest.document import document_simhash
+    from winnowdb.settings import SALTS as _SALT
 
     norm = NORMALIZERS[normalizer](text)
     whole = fingerprint(norm, k, w, salt=_SALT[normalizer], selection=selection, m=3)
@@ -173,10 +173,13 @@ def test_segmented_inexact_only_in_long_runs_of_ties(monkeypatch):
 
 
 def test_fingerprints_are_the_same_in_another_process():
-    text = "Grüße \u202eevil\u202c \ufb01sh \U0001d518\U0001d52b 日本語 \u0627\u0644\u0639\u0631\u0628\u064a\u0629 " * 20
+    text = ("Grüße \u202eevil\u202c \ufb01sh \U0001d518\U0001d52b 日本語 "
+            "\u0627\u0644\u0639\u0631\u0628\u064a\u0629 ") * 20
     local = {n: fingerprint(fn(text), 5, 4).hash.tolist() for n, fn in NORMALIZERS.items()}
     code = ("import json, sys\nfrom winnowdb.fingerprint.winnow import fingerprint\n"
-            "from winnowdb.normalize.prose import normalize_prose\nfrom winnowdb.normalize.text import normalize_text\nfrom winnowdb.normalize.words import normalize_words\n"
+            "from winnowdb.normalize.prose import normalize_prose\n"
+            "from winnowdb.normalize.text import normalize_text\n"
+            "from winnowdb.normalize.words import normalize_words\n"
             "t = sys.stdin.read()\n"
             "print(json.dumps({'text': fingerprint(normalize_text(t), 5, 4).hash.tolist(),"
             " 'words': fingerprint(normalize_words(t), 5, 4).hash.tolist(),"

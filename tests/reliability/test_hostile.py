@@ -7,12 +7,12 @@ it (values travel as bound parameters or registered Arrow tables, which the log 
 """
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 import winnowdb
+
 from .reliability_helpers import indexed_paths, one_line_error, raw_sql, run
 
 MARK = "zq9marker"
@@ -65,7 +65,8 @@ def test_values_never_reach_sql_text(corpus, tmp_path):
     spliced = [q for q in logged if MARK in q]
     assert not spliced, f"values spliced into SQL text: {spliced[:3]}"
     # and the data went in verbatim
-    rows = raw_sql(db, "SELECT d.path, d.label, t.text FROM documents d JOIN document_texts t ON t.doc = d.doc ORDER BY d.path")
+    rows = raw_sql(db, "SELECT d.path, d.label, t.text FROM documents d JOIN document_texts t ON t.doc = d.doc "
+                       "ORDER BY d.path")
     assert [Path(p).name for p, _, _ in rows] == [f"copy {MARK}.txt", "plain.txt"]
     assert all(label == EVIL_LABEL for _, label, _ in rows)
     assert rows[0][2] == EVIL_TEXT
@@ -78,7 +79,7 @@ def test_cli_with_hostile_names(corpus, tmp_path):
     assert raw_sql(db, "SELECT COUNT(*) FROM documents")[0][0] == 3  # the table is still there
     r = run(["query", corpus / EVIL_NAME, "--db", db, "-f", "csv"])
     assert r.returncode == 0 and f"copy {MARK}.txt" in r.stdout
-    r = run(["pairs", "--new", f"' OR 1=1; DROP TABLE documents; --", "--db", db, "-f", "json"])
+    r = run(["pairs", "--new", "' OR 1=1; DROP TABLE documents; --", "--db", db, "-f", "json"])
     assert r.returncode == 0 and r.stdout.strip() == "[]"
     r = run(["compare", corpus / EVIL_NAME, corpus / f"copy {MARK}.txt", "--db", db])
     assert r.returncode == 0

@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from winnowdb.store import sqlfiles
-from winnowdb.report.html_data import doc_lines
 from winnowdb.report.escape import visible
+from winnowdb.report.html_data import doc_lines
+from winnowdb.store import sqlfiles
 
 from .pixels import count_color, read_png
 
@@ -263,9 +263,9 @@ def test_submissions_and_line_ranges(tmp_path):
     # submission mode: a side is several files; files sharing nothing are listed but not shown,
     # and the passage list's line ranges are those of `compare` (report.passage_records)
     import winnowdb
-    from winnowdb.report.html_data import collect
-    from winnowdb.report.html import write_report
     from winnowdb.report.compare_view import passage_records
+    from winnowdb.report.html import write_report
+    from winnowdb.report.html_data import collect
 
     for sub, files in (("s1", {"a.txt": TERNS, "code.py": TALLY}),
                        ("s2", {"b.txt": "Intro line.\n" + TERNS, "c.py": "# x\n" + TALLY,

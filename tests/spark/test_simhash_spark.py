@@ -9,12 +9,11 @@ import os
 import shutil
 
 import pytest
+from analysis.test_simhash_search import insert_documents, random_simhashes
 
 import winnowdb
-from winnowdb.store import sqlfiles
 from winnowdb.analysis.near_duplicates import _ALL_ROWS, choose_layout, make_layout, online_layout
-
-from analysis.test_simhash_search import insert_documents, random_simhashes
+from winnowdb.store import sqlfiles
 
 pyspark = pytest.importorskip("pyspark")
 if not (os.environ.get("JAVA_HOME") or shutil.which("java")):  # pragma: no cover

@@ -45,7 +45,8 @@ def test_for_spark_rewrites_markers_and_views_only():
 
 
 def test_for_spark_drops_the_materialized_hint():
-    sql = "WITH a AS MATERIALIZED (SELECT 1 AS x), b as materialized(SELECT 'AS MATERIALIZED (' AS y) SELECT * FROM a, b"
+    sql = ("WITH a AS MATERIALIZED (SELECT 1 AS x), b as materialized(SELECT 'AS MATERIALIZED (' AS y) "
+           "SELECT * FROM a, b")
     out = sqlfiles.for_spark(sql)
     assert out == "WITH a AS (SELECT 1 AS x), b AS (SELECT 'AS MATERIALIZED (' AS y) SELECT * FROM a, b"
     assert "MATERIALIZED" not in sqlfiles.for_spark(sqlfiles.load("pairs"))
@@ -535,8 +536,8 @@ def test_spark_fingerprint_job_writes_what_add_stores(spark_fingerprinted, spark
 
 def test_spark_pairs_job_equals_index_pairs_and_loads_back(spark, spark_fingerprinted, spark_index, tmp_path):
     import winnowdb
-    from winnowdb.store.export import import_pairs
     from winnowdb.spark import jobs
+    from winnowdb.store.export import import_pairs
 
     out, _ = spark_fingerprinted
     pairs_dir = tmp_path / "pairs"

@@ -219,7 +219,6 @@ def test_views_are_listed_once_and_a_stale_definition_is_not_used(tmp_path, cli)
     import json
 
     import duckdb
-
     from conftest import ok, random_words
 
     (tmp_path / "a.txt").write_text(" ".join(random_words(3, 200)))

@@ -1,8 +1,9 @@
 """The statistics an index keeps (store/stats.py) stay equal to a count over its rows through every
 kind of write: adds of new files, a submission of several files, a new file of an existing
 submission, a changed file added again, removals, boilerplate added and removed (code
-fingerprinted again: tests/ingest/test_upgrade_code_tokens.py). After each step the kept numbers are compared with a count made here in
-Python from the stored rows (not with the SQL that ``check`` runs), and ``check`` must agree.
+fingerprinted again: tests/ingest/test_upgrade_code_tokens.py). After each step the kept numbers
+are compared with a count made here in Python from the stored rows (not with the SQL that
+``check`` runs), and ``check`` must agree.
 
 The default --max-df rule (the ``default_max_df`` view: a quarter of the submissions, lowered
 where the pair-counting self-join would pass its row budget) is checked on a synthetic histogram.

@@ -202,8 +202,8 @@ def _submission_index(reps: Representatives) -> np.ndarray:
     return np.unique(np.array(reps.submission, dtype=object), return_inverse=True)[1].astype(np.int64)
 
 
-def _submission_clusters(reps: Representatives, sub_of: np.ndarray, row_a: np.ndarray,
-                         row_b: np.ndarray, tied: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _submission_clusters(reps: Representatives, sub_of: np.ndarray, row_a: np.ndarray, row_b: np.ndarray,
+                         tied: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(cluster id, cluster size in documents, cluster size in submissions) of every document.
 
     Nodes are submissions; edges are the links between documents of two submissions (rows

@@ -20,7 +20,7 @@ from ..normalize import normalize_as
 from .passages import Passage, TextEdges, extend_passages, merge_matches
 from .sides import Reader, Side
 
-__all__ = ["Comparison", "compare_many"]
+__all__ = ["Comparison", "compare_many", "EXTEND_MAX_CHARS", "EDGES_CACHE_CHARS"]
 
 #: text documents longer than this are not normalized again to grow passages (memory: about 40
 #: bytes per character, for the two documents of one pair at a time); their passages keep the

@@ -30,8 +30,7 @@ def missing_under(store, folders: list[str | os.PathLike]) -> list[str]:
 def changed_since_indexed(store, paths: list[str | os.PathLike]) -> list[str]:
     """Those of ``paths`` that are indexed files whose bytes on disk differ from what was
     indexed (or that are gone)."""
-    from ..ingest.read import content_hash
-    from ..ingest.read import name_problem
+    from ..ingest.read import content_hash, name_problem
 
     wanted = {str(p): str(Path(p).resolve()) for p in paths if name_problem(p) is None}
     stored = store.documents_by_path(sorted(set(wanted.values())))

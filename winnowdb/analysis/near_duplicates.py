@@ -46,9 +46,10 @@ import numpy as np
 
 from ..errors import WinnowError
 
-__all__ = ["Layout", "block_masks", "make_layout", "layouts", "choose_layout", "online_layout",
-           "masks_table", "check_hamming", "near_duplicates_of", "near_simhash", "near_duplicate_pairs",
-           "write_near_duplicate_pairs", "brute_force_pairs", "DEFAULT_HAMMING", "MAX_HAMMING", "MAX_TABLES"]
+__all__ = ["Layout", "block_masks", "make_layout", "layouts", "choose_layout", "online_layout", "masks_table",
+           "check_hamming", "near_duplicates_of", "near_simhash", "near_duplicate_pairs",
+           "write_near_duplicate_pairs", "brute_force_pairs", "DEFAULT_HAMMING", "MAX_HAMMING", "MAX_TABLES",
+           "query_simhash"]
 
 #: the paper's choice for 64-bit simhashes (precision and recall both near 0.75 on the web)
 DEFAULT_HAMMING = 3

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 
+# the order of these imports is the order of the commands in --help: not sorted
+# isort: off
 from .app import app
 from . import core  # noqa: F401  (registers add, remove, query, pairs, compare, stats, sql)
 from . import maintenance  # noqa: F401  (registers check, upgrade)
@@ -16,6 +18,7 @@ from . import simhash  # noqa: F401  (registers near-dups)
 from . import clusters  # noqa: F401  (registers duplicates, clusters)
 from . import report_html  # noqa: F401  (registers report)
 from . import spark  # noqa: F401  (registers export, import, import-pairs, spark ...)
+# isort: on
 
 __all__ = ["app", "main"]
 

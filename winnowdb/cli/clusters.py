@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .app import DbOption, Format, FormatOption, MaxDfOption, console, Guard, open_index, app
+from .app import DbOption, Format, FormatOption, Guard, MaxDfOption, app, console, open_index
 
 
 class Level(str, Enum):

@@ -7,8 +7,22 @@ from typing import List, Optional
 
 import typer
 
-from .app import (DbOption, Format, FormatOption, MaxDfOption, QueryLanguageOption, console, fail, Guard,
-                  note_changed, note_unknown_label, note_unstored, open_index, app)
+from .app import (
+    DbOption,
+    Format,
+    FormatOption,
+    Guard,
+    MaxDfOption,
+    QueryLanguageOption,
+    app,
+    console,
+    fail,
+    note_changed,
+    note_unknown_label,
+    note_unstored,
+    open_index,
+)
+
 
 @app.command()
 def add(
@@ -18,8 +32,8 @@ def add(
                                      help="These files are boilerplate (templates, starter code, headers): "
                                           "their passages never count as copying."),
     label: Optional[str] = typer.Option(None, "--label", "-l",
-                                        help="Tag the documents with a label (e.g. a year) for `pairs --new`. Without it, "
-                                             "files already indexed keep theirs."),
+                                        help="Tag the documents with a label (e.g. a year) for `pairs --new`. "
+                                             "Without it, files already indexed keep theirs."),
     submission_depth: Optional[int] = typer.Option(
         None, "--submission-depth", "-d", min=1,
         help="All files under one directory at this depth below each PATH form one submission "
@@ -65,8 +79,7 @@ def add(
     Work is committed in batches: an interrupted add keeps every finished batch, and running the
     same add again completes it.
     """
-    from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
-                               TransferSpeedColumn)
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
     from ..report.paths import display_path
 

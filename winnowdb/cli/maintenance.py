@@ -5,7 +5,7 @@ from typing import Optional
 
 import typer
 
-from .app import DbOption, Format, FormatOption, console, Guard, app
+from .app import DbOption, Format, FormatOption, Guard, app, console
 
 
 def _db_path(db: Optional[str]) -> str:
@@ -71,9 +71,9 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ..settings import CODE_TOKENS_VERSION as TOKENS_VERSION
     from ..errors import WinnowError
     from ..ingest.retokenize import retokenize_code, stale_code_documents, without_text_message
+    from ..settings import CODE_TOKENS_VERSION as TOKENS_VERSION
     from ..store.database import Store
     from ..store.schema import SCHEMA_VERSION
 
@@ -107,7 +107,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                 except KeyboardInterrupt:
                     err.print("interrupted: the code documents re-tokenized so far are saved; run "
                               "upgrade again to finish", markup=False)
-                    raise typer.Exit(130)
+                    raise typer.Exit(130) from None
                 n = result.done
                 if result.without_text:
                     raise WinnowError(without_text_message(result.without_text, n))

@@ -5,7 +5,7 @@ from typing import Optional
 
 import typer
 
-from .app import DbOption, MaxDfOption, console, fail, Guard, note_unknown_label, note_unstored, open_index, app
+from .app import DbOption, Guard, MaxDfOption, app, console, fail, note_unknown_label, note_unstored, open_index
 
 
 @app.command()

@@ -5,7 +5,7 @@ from typing import Optional
 
 import typer
 
-from .app import DbOption, FormatOption, Format, console, Guard, open_index, app
+from .app import DbOption, Format, FormatOption, Guard, app, console, open_index
 
 
 @app.command("near-dups")

@@ -13,7 +13,7 @@ from typing import List, Optional
 
 import typer
 
-from .app import DbOption, Format, FormatOption, MaxDfOption, console, fail, Guard, open_index, app
+from .app import DbOption, Format, FormatOption, Guard, MaxDfOption, app, console, fail, open_index
 
 spark_app = typer.Typer(
     name="spark",
@@ -93,9 +93,9 @@ def import_cmd(
 ) -> None:
     """Make a new DuckDB index from a Parquet export, e.g. the output of `winnowdb spark
     fingerprint`, to browse it with query, compare, report and sql."""
+    from ..index import default_db
     from ..ingest.read import read_unchanged
     from ..store.export import import_parquet
-    from ..index import default_db
 
     target = db or default_db()
     with Guard():
@@ -141,8 +141,8 @@ def spark_fingerprint(
     k: Optional[int] = typer.Option(None, "--k", min=1, help="k-gram length (default as `winnowdb add`)."),
     w: Optional[int] = typer.Option(None, "--w", min=1, help="Winnowing window (default as `winnowdb add`)."),
     normalizer: Optional[str] = typer.Option(None, "--normalizer", help="auto, prose, text, words or code."),
-    text_normalizer: Optional[str] = typer.Option(None, "--text-normalizer",
-                                                  help="How --normalizer auto reads text: prose (default), text or words."),
+    text_normalizer: Optional[str] = typer.Option(
+        None, "--text-normalizer", help="How --normalizer auto reads text: prose (default), text or words."),
     selection: Optional[str] = typer.Option(None, "--selection", help="winnow, all or mod."),
     mod_m: Optional[int] = typer.Option(None, "--mod-m", min=1, help="m for --selection mod."),
     language: Optional[str] = typer.Option(None, "--language", help="Force the programming language of code files."),

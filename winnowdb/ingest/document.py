@@ -19,7 +19,7 @@ from ..fingerprint.winnow import Fingerprints, fingerprint
 from ..normalize import normalize_as
 from ..normalize.prose import SEPARATORS
 from ..normalize.text import text_units
-from ..settings import IndexSettings, TEXT_NORMALIZERS, text_normalizer
+from ..settings import TEXT_NORMALIZERS, IndexSettings, text_normalizer
 from .languages import language_for
 
 __all__ = ["choose_normalizer", "fingerprint_source", "fingerprint_sources", "document_simhash",

@@ -32,7 +32,8 @@ from .document import fingerprint_source, normalized_hash
 from .prepare import first_of_each_hash
 from .read import lone_cr_as_lf, read_unchanged
 
-__all__ = ["stale_code_documents", "retokenize_code", "Retokenized", "without_text_message"]
+__all__ = ["stale_code_documents", "retokenize_code", "Retokenized", "without_text_message", "BATCH_CHARS",
+           "BATCH_DOCS"]
 
 #: a batch is written once it holds this much text (characters) or this many documents
 BATCH_CHARS = 8 * 1024 * 1024
@@ -88,8 +89,8 @@ def retokenize_code(store, *, on_start: Callable[[int, int], None] | None = None
         run = FingerprintRun(store)
         rewritten: dict[str, list] = {k: [] for k in ("doc", "normalizer", "normalized_hash", "units",
                                                       "fingerprints", "hashes", "text")}
-        for (doc, path, submission, label, kind, normalizer, content_hash, encoding, size, added_at,
-             simhash, chars, text) in docs:
+        for (doc, path, _submission, _label, kind, normalizer, content_hash, _encoding, _size, _added_at,
+             _simhash, chars, text) in docs:
             if len(text) != chars:  # not stored (imported without texts): the file, if unchanged
                 text = read_unchanged(path, content_hash)
                 if text is None:

@@ -47,7 +47,8 @@ from ..settings import IndexSettings
 from .document import choose_normalizer, set_off_edges, with_rows
 
 __all__ = ["HUGE_CHARS", "SegmentStats", "is_huge", "iter_fingerprints", "fingerprint_segmented",
-           "fingerprints_of", "segment_params", "text_family", "safe_cut", "prose_edges"]
+           "fingerprints_of", "segment_params", "text_family", "safe_cut", "prose_edges", "CHUNK_CHARS",
+           "SEGMENT_UNITS", "SYNC_SEARCH"]
 
 #: documents longer than this many characters are fingerprinted and stored in segments
 HUGE_CHARS = 1 << 23

@@ -138,7 +138,7 @@ class OrderedPool:
 
     def close(self) -> None:
         """Let the workers finish and wait for them."""
-        for proc, conn in self._workers:
+        for _, conn in self._workers:
             try:
                 conn.send(None)
             except OSError:
@@ -153,7 +153,7 @@ class OrderedPool:
 
     def kill(self) -> None:
         """Stop now: kill the workers (never waits on anything they hold)."""
-        for proc, conn in self._workers:
+        for proc, _ in self._workers:
             if proc.is_alive():
                 proc.kill()
         for proc, conn in self._workers:

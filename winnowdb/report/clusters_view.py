@@ -7,7 +7,8 @@ from .paths import below, common_folder, folder_note, relative_path
 from .tables import emit_rows
 from .writers import write_json, write_json_rows
 
-__all__ = ["show_duplicates", "show_clusters", "members_cell", "pair_cell", "shown_folder"]
+__all__ = ["show_duplicates", "show_clusters", "members_cell", "pair_cell", "shown_folder",
+           "DUPLICATE_FIELDS", "CLUSTER_CSV"]
 
 DUPLICATE_FIELDS = ["level", "group", "size", "representative", "members", "fingerprints"]
 CLUSTER_CSV = ["cluster", "size", "doc", "path", "submission", "tightest_a", "tightest_b", "tightest_resemblance",

@@ -22,7 +22,8 @@ def passage_records(cmp) -> list[dict]:
 
     for i, p in enumerate(cmp.passages, 1):
         ta, tb = cmp.a.texts[p.doc_a], cmp.b.texts[p.doc_b]
-        la, lb = lines_of("a", p.doc_a, ta).span(p.start_a, p.end_a), lines_of("b", p.doc_b, tb).span(p.start_b, p.end_b)
+        la = lines_of("a", p.doc_a, ta).span(p.start_a, p.end_a)
+        lb = lines_of("b", p.doc_b, tb).span(p.start_b, p.end_b)
         out.append({
             "passage": i,
             "path_a": cmp.a.paths[p.doc_a], "lines_a": [la[0], la[1]],

@@ -2,9 +2,10 @@
 
 ``fingerprint`` runs winnowdb's own ``add`` pipeline on the executors: each Arrow batch of listed
 files is added to a private in-memory DuckDB index (``Store.in_memory``, with the job's settings)
-by ``winnowdb.ingest.pipeline.add_paths``: the same reading, decoding, normalizer choice, fingerprinting, huge-file segmentation
-and simhash as ``winnowdb add``), whose rows are streamed back to Spark with their doc ids made
-global, and written in the export layout of ``winnowdb.export``. So a directory made by the job
+by ``winnowdb.ingest.pipeline.add_paths``: the same reading, decoding, normalizer choice,
+fingerprinting, huge-file segmentation and simhash as ``winnowdb add``), whose rows are streamed
+back to Spark with their doc ids made global, and written in the export layout of
+``winnowdb.export``. So a directory made by the job
 and one made by ``winnowdb export --parquet`` from an index of the same files hold the same rows
 (doc ids and added_at aside), and every query gives the same answer on both.
 
@@ -23,7 +24,8 @@ from ..errors import WinnowError
 from ..store.export import DEFAULT_BUCKETS, FORMAT, FORMAT_VERSION, MANIFEST, bucket_sql
 from . import sql as ssql
 
-__all__ = ["job_settings", "fingerprint", "pairs", "query", "DUCKDB_TO_SPARK"]
+__all__ = ["job_settings", "fingerprint", "pairs", "query", "DUCKDB_TO_SPARK", "FILES_PER_BATCH",
+           "memory_store"]
 
 #: DuckDB column types of the index tables -> Spark SQL types
 DUCKDB_TO_SPARK = {"INTEGER": "int", "BIGINT": "bigint", "VARCHAR": "string", "DOUBLE": "double",

@@ -13,12 +13,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..store import sqlfiles
 from ..errors import WinnowError
+from ..store import sqlfiles
 from ..store.export import DERIVED, FINGERPRINT_COLUMNS, PARTITIONED, check_current, read_manifest
 
-__all__ = ["statements", "register_export", "create_views", "cache_views", "run", "rows",
-           "default_max_df", "export_settings", "CACHED_VIEWS", "is_local", "local_path"]
+__all__ = ["statements", "register_export", "create_views", "cache_views", "run", "rows", "default_max_df",
+           "export_settings", "CACHED_VIEWS", "is_local", "local_path", "export_tables"]
 
 
 def statements(sql: str) -> list[str]:

@@ -34,7 +34,7 @@ from pathlib import Path
 from ..errors import WinnowError
 from . import sqlfiles
 
-__all__ = ["Problem", "CheckReport", "check_index", "CHECKS"]
+__all__ = ["Problem", "CheckReport", "check_index", "CHECKS", "MAX_EXAMPLES"]
 
 #: (check name, sql file, how to describe its rows)
 CHECKS = [
@@ -45,7 +45,8 @@ CHECKS = [
      "document {doc} ({path}) records {recorded} fingerprints but has {stored} fingerprint rows"),
     ("orphan fingerprints", "check_orphan_fingerprints",
      "{fingerprint_rows} fingerprint rows belong to document id {doc}, which does not exist"),
-    ("orphan texts", "check_orphan_texts", "{text_rows} stored texts belong to document id {doc}, which does not exist"),
+    ("orphan texts", "check_orphan_texts",
+     "{text_rows} stored texts belong to document id {doc}, which does not exist"),
     ("texts", "check_text_rows", lambda r: (
         f"document {r['doc']} ({r['path']}) has no stored text" if r["text_rows"] == 0 else
         f"document {r['doc']} ({r['path']}) has {r['text_rows']} stored texts" if r["text_rows"] > 1 else

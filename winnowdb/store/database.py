@@ -27,11 +27,16 @@ import duckdb
 from ..errors import WinnowError
 from ..settings import IndexSettings
 from . import schema, sqlfiles
-from .dbfile import creating_prefix, describe_duckdb_error, no_network_extensions, refuse_non_duckdb, \
-    remove_stale_temporaries
+from .dbfile import (
+    creating_prefix,
+    describe_duckdb_error,
+    no_network_extensions,
+    refuse_non_duckdb,
+    remove_stale_temporaries,
+)
 from .interrupts import is_interrupt
 
-__all__ = ["Store", "DEFAULT_DB", "MEMORY"]
+__all__ = ["Store", "DEFAULT_DB", "MEMORY", "IN_FILTER_VALUES"]
 
 DEFAULT_DB = "winnowdb.duckdb"
 #: the path of an index kept in memory (never written to disk)

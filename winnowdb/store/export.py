@@ -34,8 +34,9 @@ from . import sqlfiles
 from .sqlfiles import registered
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "DEFAULT_BUCKETS", "bucket_sql", "export_parquet",
-           "read_manifest", "write_manifest", "check_current", "DERIVED", "table_glob", "exported_tables", "duckdb_views",
-           "import_parquet", "import_pairs"]
+           "read_manifest", "write_manifest", "check_current", "DERIVED", "table_glob", "exported_tables",
+           "duckdb_views", "import_parquet", "import_pairs", "CORE_TABLES", "PARTITIONED",
+           "FINGERPRINT_COLUMNS", "RECOUNTED", "summary"]
 
 FORMAT = "winnowdb-parquet"
 #: 2: documents carry sub and hashes, and a DuckDB export holds the kept statistics (meta,
@@ -265,7 +266,6 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
         raise WinnowError(f"import failed: {str(exc).splitlines()[0]}") from None
     con.close()
     from .database import Store
-
     from .stats import remember_default_max_df
 
     store = Store.open(db)  # a writable open creates the index's views (pairs, fingerprint_df, ...)

@@ -25,7 +25,7 @@ from . import sqlfiles
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "create_index", "create_views",
            "check_version", "read_settings", "write_setting", "remove_setting", "read_meta", "write_meta",
-           "stale_code_count"]
+           "stale_code_count", "upgrade"]
 
 SCHEMA_VERSION = 2
 
