@@ -60,7 +60,7 @@ def main() -> None:
     doc, src = corpus / target, corpus / source
     started = dt.datetime.now(dt.timezone.utc)
     runs: dict[str, list[dict]] = {"old": [], "new": []}
-    for i in range(args.runs):
+    for _ in range(args.runs):
         for label, tree in (("old", args.old), ("new", args.new)):
             runs[label].append(one_run(tree, label, corpus, doc, src, args.data))
     lines = [f"# A/B: scale commands ({started:%Y-%m-%d %H:%M} UTC)", "",

@@ -82,7 +82,8 @@ def measure_index(args, name: str, trees: dict, lines: list[str]) -> None:
     for p in kept.values():
         p.unlink()
     lines += [f"### {name} ({db.name}: `winnowdb add {folder}`)", "",
-              "| winnowdb | format | wall s (median; runs) | CPU s | max RSS MiB | other load (cores) | rows | output MB |",
+              "| winnowdb | format | wall s (median; runs) | CPU s | max RSS MiB | other load (cores) | rows | "
+              "output MB |",
               "|---|---|---|---|---|---|---|---|"]
     for (label, fmt), rs in runs.items():
         walls = [r.wall for r in rs]

@@ -21,7 +21,6 @@ import time
 
 import duckdb
 import pytest
-
 from conftest import ok, random_words
 
 PAIR_FIELDS = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]

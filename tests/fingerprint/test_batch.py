@@ -18,8 +18,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from winnowdb.fingerprint import batch
-from winnowdb.fingerprint.batch import (bit_votes_many, concat_units, feature_hashes_many, fingerprint_many,
-                                        kgram_hashes_many, select_many, simhash_many, winnow_many)
+from winnowdb.fingerprint.batch import (
+    bit_votes_many,
+    concat_units,
+    feature_hashes_many,
+    fingerprint_many,
+    kgram_hashes_many,
+    select_many,
+    simhash_many,
+    winnow_many,
+)
 from winnowdb.fingerprint.hashing import kgram_hashes
 from winnowdb.fingerprint.simhash import bit_votes, feature_hashes, units_simhash
 from winnowdb.fingerprint.winnow import fingerprint, select, winnow

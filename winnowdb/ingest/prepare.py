@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import segmented
-from .document import (document_simhash, document_simhashes, fingerprint_source, fingerprint_sources,
-                       normalized_hash)
+from .document import document_simhash, document_simhashes, fingerprint_source, fingerprint_sources, normalized_hash
 from .read import Skipped, Source, read_source
 
 __all__ = ["Prepared", "prepare", "prepare_task", "prepare_chunk", "prepared_stream", "default_jobs",

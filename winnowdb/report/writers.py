@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Any, Callable, Iterable
 
-__all__ = ["write_json", "write_json_rows", "write_csv_rows", "stream_to_stdout", "EMPTY_JSON"]
+__all__ = ["write_json", "write_json_rows", "write_csv_rows", "stream_to_stdout", "EMPTY_JSON", "CHUNK"]
 
 
 def write_json(value: Any) -> None:
