@@ -139,3 +139,16 @@ def random_words(seed: int, n: int) -> list[str]:
     """``n`` words drawn from ``VOCAB``, the same for the same seed."""
     rng = random.Random(seed)
     return [rng.choice(VOCAB) for _ in range(n)]
+
+
+#: folders and files whose every test is ``slow`` (``pytest -m "not slow"`` leaves them out): the
+#: Spark tests (a JVM per session), the reliability tests (process kills, old-index upgrades,
+#: concurrent processes, hostile and damaged files) and the runs of the README's and docs' examples
+SLOW_PARTS = ("spark", "reliability", "test_docs.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        parts = Path(str(item.fspath)).relative_to(REPO / "tests").parts
+        if parts and parts[0] in SLOW_PARTS:
+            item.add_marker(pytest.mark.slow)

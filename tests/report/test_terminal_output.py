@@ -21,7 +21,8 @@ def _index(cli, tmp_path, files: dict[str, str]):
     return root, db
 
 
-def test_file_names_cannot_drive_the_terminal(cli, tmp_path):
+def test_file_names_cannot_drive_the_terminal(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")  # a long tmp path must not wrap the escaped name apart
     evil = "esc\x1b[2J\x1b[31mred\u202etxt.exe"
     root, db = _index(cli, tmp_path, {evil: TEXT, "plain.txt": TEXT})
     outputs = [ok(cli("pairs", "--db", db)).stdout,

@@ -3,6 +3,11 @@
 The fast tokenizer (``normalize.code``) handles the languages listed in
 ``normalize.code_syntax.FAST``; any other language Pygments knows is tokenized by Pygments
 (slower, but 500+ languages). Files whose extension names no language are text.
+
+Four extensions are ambiguous; each reads as the language most files with it are in, and
+``--language`` reads them as another: ``.h`` is C (``cpp`` or ``objective-c`` for those headers),
+``.m`` is MATLAB (``objective-c``), ``.pl`` is Perl (``prolog``), ``.v`` is Verilog (``coq``).
+A language no tokenizer knows is an error for the file (``normalize.code``), never text.
 """
 from __future__ import annotations
 

@@ -234,13 +234,13 @@ def _token_id(value: str) -> int:
 def _pygments(text: str, lang: str) -> Normalized:
     from pygments.lexers import get_lexer_by_name
     from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
+    from pygments.util import ClassNotFound
 
     try:
         lexer = get_lexer_by_name(lang, stripnl=False, ensurenl=False, stripall=False)
-    except Exception:
-        from .text import normalize_text
-
-        return normalize_text(text)
+    except ClassNotFound:  # never read as text under a code label: the caller skips the file
+        raise ValueError(f"no tokenizer for language {lang!r}: this Pygments has no lexer of that "
+                         f"name (use --language with another, or --normalizer text)") from None
     units, start, stop = [], [], []
     for pos, ttype, value in lexer.get_tokens_unprocessed(text):
         if not value or ttype in Whitespace or ttype in Comment or ttype in Text and not value.strip():
@@ -265,7 +265,10 @@ def _pygments(text: str, lang: str) -> Normalized:
 
 
 def normalize_code(text: str, lang: str) -> Normalized:
-    """Token units of source code in ``lang`` (a name from ``languages``, or any Pygments name)."""
+    """Token units of source code in ``lang`` (a name from ``languages``, or any Pygments name).
+
+    Raises ``ValueError`` for a language no tokenizer knows (``add`` then reports the file as
+    skipped with that reason): code is never quietly read as text under a code label."""
     if lang in FAST:
         return _fast(text, lang)
     return _pygments(text, lang)
