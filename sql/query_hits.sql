@@ -6,25 +6,30 @@
 -- neither as shared nor in the query's size. Only the index's occurrences of the query's usable
 -- hashes are read: fingerprints are stored ordered by hash, so DuckDB reads the row groups that
 -- can hold them. An indexed query looks up only its hashes kept in shared_hashes: any other is
--- in its own submission alone, which it does not report. The hits' sizes come next (query_hit_sizes.sql): they need the hits' own
--- hashes, which the caller gets from their texts (or hit_hashes_stored.sql).
+-- in its own submission alone, which it does not report. The hits' sizes come next
+-- (query_hit_sizes.sql): they need the hits' own hashes, which the caller gets from their texts
+-- (or hit_hashes_stored.sql).
+-- Every lookup joins the few query hashes to the big tables (never the other way round, never an
+-- IN over a whole table under an OR), so DuckDB pushes the query's hashes into each scan as an
+-- IN filter and reads only the row groups that can hold them (bench/results/query_plan.md).
 -- Parameters: $max_df (BIGINT), $exclude (VARCHAR or NULL), $min_shared (BIGINT), $top (BIGINT:
 -- how many hits to return, best first; NULL for all).
 -- Columns: sub, submission, shared, query_fingerprints (the query's usable hashes).
 WITH q AS (
     SELECT DISTINCT hash FROM query_fingerprints
 ),
-q_common AS (  -- the query's hashes that do not count
-    SELECT hash FROM shared_hashes WHERE hash IN (SELECT hash FROM q) AND df > $max_df
-    UNION
-    SELECT hash FROM boilerplate_hashes WHERE hash IN (SELECT hash FROM q)
+q_df AS (  -- the query's hashes kept in shared_hashes (in two or more submissions), with their df
+    SELECT s.hash, s.df FROM shared_hashes s JOIN q ON s.hash = q.hash
 ),
-q_usable AS (
-    SELECT hash FROM q WHERE hash NOT IN (SELECT hash FROM q_common)
+q_usable AS (  -- the query's hashes that count: not too common, not boilerplate
+    SELECT q.hash FROM q
+    WHERE NOT EXISTS (SELECT 1 FROM q_df WHERE q_df.hash = q.hash AND q_df.df > $max_df)
+      AND NOT EXISTS (SELECT 1 FROM boilerplate_hashes b WHERE b.hash = q.hash)
 ),
 q_lookup AS (  -- the hashes that can be found in another submission
-    SELECT hash FROM q_usable
-    WHERE $exclude IS NULL OR hash IN (SELECT hash FROM shared_hashes)
+    SELECT hash FROM q_usable WHERE $exclude IS NULL
+    UNION ALL
+    SELECT u.hash FROM q_usable u JOIN q_df ON q_df.hash = u.hash WHERE $exclude IS NOT NULL
 ),
 occurrences AS (
     SELECT DISTINCT f.hash, d.sub, d.submission

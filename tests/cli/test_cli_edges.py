@@ -231,7 +231,8 @@ def test_a_refused_language_creates_no_index(cli, tmp_path):
     assert not db.exists()
 
 
-def test_query_and_compare_note_an_indexed_file_that_is_gone(cli, tmp_path):
+def test_query_and_compare_note_an_indexed_file_that_is_gone(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")  # the tmp path's length (pytest's run number) must not wrap it
     root, db, _ = _indexed(cli, tmp_path)
     (root / "a.txt").unlink()
     for args in (("compare", root / "a.txt", root / "b.txt"), ("query", root / "a.txt")):
