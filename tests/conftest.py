@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,12 @@ def pytest_collection_modifyitems(config, items):
         parts = Path(str(item.fspath)).relative_to(REPO / "tests").parts
         if parts and parts[0] in SLOW_PARTS:
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_configure(config):
+    """Under pytest-xdist (``-n 2``), give the run a short base temporary folder: each worker's
+    tmp paths then are no longer than a plain run's (``/tmp/pytest-of-USER/pytest-N/...``), so the
+    tests that read 80-column tables and captions holding tmp paths see the same layout."""
+    if getattr(config.option, "numprocesses", None) and config.option.basetemp is None \
+            and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="wdb")
