@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import List, Optional
 
@@ -100,18 +101,24 @@ def add(
                                 TextColumn("{task.fields[file]}"), console=err, transient=True,
                                 disable=not err.is_terminal)
             task = None
+            unshown = [0, 0.0]  # bytes done but not yet shown, and when the bar was last updated
 
             def on_start(files: int, total: int) -> None:
                 nonlocal task
                 task = progress.add_task("adding", total=max(total, 1), file="")
 
-            def on_file(path: str, size: int) -> None:
-                progress.update(task, advance=size, file=display_path(path)[-40:])
+            def on_file(path: str, size: int) -> None:  # the bar moves at most 20 times a second
+                unshown[0] += size
+                now = time.monotonic()
+                if now - unshown[1] >= 0.05 and not progress.disable:
+                    progress.update(task, advance=unshown[0], file=display_path(path)[-40:])
+                    unshown[0], unshown[1] = 0, now
 
             def on_finish(fingerprints: int) -> None:  # the default --max-df of a large index
                 if task is not None:
-                    progress.update(task, description="counting",
+                    progress.update(task, advance=unshown[0], description="counting",
                                     file=f"df of {fingerprints / 1e6:.1f}M fingerprints (default --max-df)")
+                    unshown[0] = 0
 
             if idx.stale_code_tokens():
                 err.print("note: this index holds code tokenized by an older winnowdb; new code files may "
