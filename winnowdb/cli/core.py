@@ -106,6 +106,7 @@ def add(
                 task = progress.add_task("adding", total=max(total, 1), file="")
 
             def on_file(path: str, size: int) -> None:
+                assert task is not None  # on_start comes first
                 progress.update(task, advance=size, file=display_path(path)[-40:])
 
             def on_finish(fingerprints: int) -> None:  # the default --max-df of a large index
