@@ -369,6 +369,25 @@ def test_non_duckdb_file_is_a_clear_error(tmp_path):
     assert bad.read_text() == "this is not a database\n" * 50  # left untouched
 
 
+def test_an_empty_duckdb_file_becomes_an_index_with_a_new_index_settings(tmp_path):
+    """An existing DuckDB file without tables is made an index: with the settings a new file
+    would get (defaults and versions as well as the options given), not only the options given."""
+    import duckdb
+
+    empty = tmp_path / "empty.duckdb"
+    duckdb.connect(str(empty)).close()
+    (tmp_path / "a.txt").write_text("the quick brown fox jumps over the lazy dog, then runs far away\n" * 20)
+    (tmp_path / "b.txt").write_text((tmp_path / "a.txt").read_text())
+    made = {}
+    for name, db in (("empty", empty), ("new", tmp_path / "new.duckdb")):
+        with winnowdb.open(db, w=5) as idx:
+            idx.add([tmp_path / "a.txt", tmp_path / "b.txt"])
+            made[name] = {k: v for k, v in idx.settings.items() if k != "created_at"}
+            assert len(idx.pairs(top=0)) == 1
+    assert made["empty"] == made["new"]
+    assert made["empty"]["w"] == "5" and "k" in made["empty"] and "hash_version" in made["empty"]
+
+
 def test_sql_read_only(index_db):
     with winnowdb.open(index_db, create=False, read_only=True) as idx:
         cols, rows = idx.sql("SELECT COUNT(*) AS n FROM documents")

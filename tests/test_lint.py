@@ -1,10 +1,12 @@
 """The code is linted as part of the tests: ruff (its settings in pyproject.toml's [tool.ruff]) on
-winnowdb/, tests/ and bench/ reports nothing, and every module of the package that declares
-``__all__`` lists all of its public names in it."""
+winnowdb/, tests/ and bench/ reports nothing, mypy (its settings in [tool.mypy]) on winnowdb/
+reports no error, and every module of the package that declares ``__all__`` lists all of its
+public names in it."""
 from __future__ import annotations
 
 import ast
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +19,14 @@ def test_ruff_finds_nothing():
     r = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise",
                         "winnowdb", "tests", "bench"], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, f"ruff check winnowdb tests bench:\n{r.stdout}{r.stderr}"
+
+
+def test_mypy_finds_nothing():
+    assert importlib.util.find_spec("mypy") is not None, "mypy is missing: pip install -e '.[test]'"
+    # the files to check are [tool.mypy]'s (winnowdb); no cache is written into the checkout
+    r = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", os.devnull], cwd=REPO, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, f"mypy (files and settings in pyproject.toml's [tool.mypy]):\n{r.stdout}{r.stderr}"
 
 
 def public_names(tree: ast.Module) -> list[str]:

@@ -265,17 +265,15 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     given must match the ones it was created with. ``selection`` is how fingerprints are kept:
     ``winnow`` (default), ``all`` (every k-gram) or ``mod`` (hashes that are 0 mod ``mod_m``).
     """
-    from pathlib import Path
-
     path = str(path) if path is not None else default_db()
     options = dict(k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer, selection=selection,
                    mod_m=mod_m)
     IndexSettings.check_options(text_normalizer=text_normalizer, **options)
-    if not Path(path).exists():
-        settings = IndexSettings.for_new_index(text_normalizer=text_normalizer, **options)
-    else:
-        settings = IndexSettings.given(**options)
-    store = Store.open(path, read_only=read_only, create=create and not read_only, settings=settings)
+    # what a new index gets (a new file, or an empty DuckDB file made an index), and what an
+    # existing one must have been created with
+    settings = IndexSettings.for_new_index(text_normalizer=text_normalizer, **options)
+    store = Store.open(path, read_only=read_only, create=create and not read_only, settings=settings,
+                       given=IndexSettings.given(**options))
     if text_normalizer is not None:  # indexes made before prose existed record none: text
         reads = reads_text_with(store.settings)
         if reads != text_normalizer:

@@ -95,7 +95,7 @@ def family_of(normalizer: str) -> str:
     return "code" if normalizer.startswith("code") else normalizer
 
 
-class IndexSettings(Mapping):
+class IndexSettings(Mapping[str, str]):
     """The settings of one index: the stored values (text), read-only, with typed accessors.
 
     Behaves as the ``dict`` of stored values (``settings["k"]``, ``.get``, ``dict(settings)``).

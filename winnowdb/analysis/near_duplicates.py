@@ -95,7 +95,7 @@ def _masks(bits: tuple[int, ...], k: int, levels: tuple[int, ...]) -> list[int]:
         return [0]
     r = levels[0]
     blocks = _split(list(bits), r)
-    out = []
+    out: list[int] = []
     for chosen in combinations(range(r), r - k):
         mask = 0
         for i in chosen:
@@ -209,6 +209,8 @@ def _choose(k: int, n: int, batch: bool) -> Layout:
         key = (lay.cost(n, batch=batch), lay.tables)
         if best is None or key < best[0]:
             best = (key, lay)
+    # brute force (no levels) is always a layout, and for k <= MAX_HAMMING a blocked one too
+    assert best is not None
     return best[1]
 
 

@@ -82,7 +82,7 @@ def merge_matches(m: dict[str, np.ndarray], w: int) -> list[Passage]:
     # merge runs that overlap in both documents (small edits shift the alignment)
     ro = np.lexsort((sb, sa, rdb, rda))  # by start in a, then in b (one text copied twice: in order)
     out: list[Passage] = []
-    cur = None
+    cur: list[int] | None = None
     for i in ro:
         p = [int(rda[i]), int(rdb[i]), int(sa[i]), int(ea[i]), int(sb[i]), int(eb[i]), int(counts[i]),
              int(lo[i]), int(lo[i] - rdg[i]), int(hi[i]), int(hi[i] - rdg[i])]
@@ -100,6 +100,7 @@ def merge_matches(m: dict[str, np.ndarray], w: int) -> list[Passage]:
         if cur is not None:
             out.append(Passage(*cur))
         cur = p
+    assert cur is not None  # n > 0: there is a run
     out.append(Passage(*cur))
     return out
 

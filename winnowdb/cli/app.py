@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from enum import Enum
+from typing import NoReturn
 
 import typer
 
@@ -58,7 +59,7 @@ def console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, soft_wrap=stderr, width=width)  # stderr: never wrapped
 
 
-def fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = 2) -> NoReturn:
     """Say ``message`` on stderr as one line (``error: ...``) and exit with ``code``."""
     from rich.text import Text
 

@@ -108,6 +108,7 @@ def add(
                 task = progress.add_task("adding", total=max(total, 1), file="")
 
             def on_file(path: str, size: int) -> None:  # the bar moves at most 20 times a second
+                assert task is not None  # on_start comes first
                 unshown[0] += size
                 now = time.monotonic()
                 if now - unshown[1] >= 0.05 and not progress.disable:

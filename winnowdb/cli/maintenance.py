@@ -99,6 +99,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                     task = progress.add_task("retokenize", total=max(chars, 1))
 
                 def on_doc(doc_path: str, chars: int) -> None:
+                    assert task is not None  # on_start comes first
                     progress.update(task, advance=chars)
 
                 try:

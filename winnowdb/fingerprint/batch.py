@@ -295,6 +295,7 @@ def _features_block(units: np.ndarray, uoff: np.ndarray) -> tuple[np.ndarray, np
                 merged[is_short] = fmix64(poly)
                 merged[~is_short] = out
                 out = merged
+    assert out is not None  # offsets[-1] > 0: some document has a long or a short sequence
     return out.view(np.int64), offsets
 
 

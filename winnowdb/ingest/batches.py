@@ -10,11 +10,15 @@ results while DuckDB writes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..store.writes import write_batch
 from .read import Skipped
+
+if TYPE_CHECKING:
+    import threading
 
 __all__ = ["AddSummary", "Batch", "BatchWriter", "DOCUMENT_COLUMNS"]
 
@@ -62,7 +66,7 @@ class BatchWriter:
         self.store = store
         self.summary = summary
         self.run = run
-        self._finished = None  # threading.Event of the batch in flight, set when its thread is done
+        self._finished: threading.Event | None = None  # of the batch in flight, set when its thread is done
         self._error: BaseException | None = None
 
     def write(self, batch: "Batch") -> None:

@@ -30,7 +30,9 @@ def add_huge(store, src, settings: dict[str, str], doc: dict, run, *, language: 
     drops the rows of a document that was never committed); once the row is being committed it
     waits until ``on_commit(fingerprints)`` has counted it. Returns the number of fingerprints.
     """
-    params = segment_params(settings, text_family(settings, doc["path"], language), every_kgram)
+    family = text_family(settings, doc["path"], language)
+    assert family is not None  # a huge document is text (segmented.is_huge), never code
+    params = segment_params(settings, family, every_kgram)
     stats = SegmentStats()
     pieces = iter_fingerprints(src.text, stats=stats, **params)
 

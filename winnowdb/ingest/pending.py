@@ -31,7 +31,8 @@ def fold_pending(store) -> int:
     with FingerprintRun(store) as run:
         start = 0
         while start < len(rows):
-            chunk, chars = [], 0
+            chunk: list[int] = []
+            chars = 0
             while start < len(rows) and (not chunk or chars < BATCH_CHARS):
                 chunk.append(rows[start][0])
                 chars += rows[start][1]

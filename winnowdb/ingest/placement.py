@@ -54,6 +54,7 @@ class Placement:
             submission = next((str(d) for d in Path(spath).parents if str(d) in self.folders), spath)
         else:
             submission = spath
+        label: str | None
         if self.label is not None:
             label = self.label
         elif before is not None:

@@ -10,6 +10,7 @@ import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from . import segmented
 from .document import document_simhash, document_simhashes, fingerprint_source, fingerprint_sources, normalized_hash
@@ -94,7 +95,7 @@ def prepare_chunk(tasks: list[tuple], in_worker: bool = True) -> list[Prepared]:
         path, settings, language, boilerplate, unchanged_hash = task
         same = settings is tasks[0][1] and language == tasks[0][2]
         if boilerplate or not same:  # rare: the careful path, one file at a time
-            out[i] = prepare(*task, in_worker=in_worker)
+            out[i] = prepare(path, settings, language, boilerplate, unchanged_hash, in_worker=in_worker)
             continue
         src = _read(path, settings, language, unchanged_hash, in_worker)
         if isinstance(src, Prepared):
@@ -111,7 +112,7 @@ def prepare_chunk(tasks: list[tuple], in_worker: bool = True) -> list[Prepared]:
                                        normalized)
         for (i, src), path, d, simhash in zip(batch, paths, done, simhashes):
             out[i] = _unreadable(path, d) if isinstance(d, ValueError) else _finished(path, src, *d, simhash)
-    return out
+    return cast("list[Prepared]", out)  # every task's place is filled above
 
 
 def first_of_each_hash(hashes) -> tuple:

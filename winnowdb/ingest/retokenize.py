@@ -79,7 +79,8 @@ def retokenize_code(store, *, on_start: Callable[[int, int], None] | None = None
     result = Retokenized()
     start = 0
     while start < len(rows):
-        chunk, chars = [], 0
+        chunk: list[int] = []
+        chars = 0
         while start < len(rows) and len(chunk) < BATCH_DOCS and (not chunk or chars < BATCH_CHARS):
             chunk.append(rows[start][0])
             chars += rows[start][1]

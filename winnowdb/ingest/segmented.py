@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterator, Mapping
 
 import numpy as np
 
@@ -70,7 +70,7 @@ class SegmentStats:
     units: int = 0
     fingerprints: int = 0
     exact: bool = True
-    _digest: "hashlib._Hash" = field(default_factory=lambda: hashlib.blake2b(digest_size=16))
+    _digest: hashlib.blake2b = field(default_factory=lambda: hashlib.blake2b(digest_size=16))
     _ones: np.ndarray = field(default_factory=lambda: np.zeros(64, dtype=np.int64))
     _features: int = 0
     _short: list = field(default_factory=list)  # all text units while there are fewer than 4
@@ -115,16 +115,16 @@ def safe_cut(text: str, start: int, target: int, family: str) -> tuple[int, bool
     if family == "prose":  # a cut must not split the run of separators between two words (nor
         # part a letter from its combining marks): cut before a letter or digit, or where a run
         # begins after one
-        def safe(c: int) -> bool:
+        def safe_prose(c: int) -> bool:
             return text[c].isalnum() or (text[c - 1].isalnum() and not _is_mark(text[c]))
 
         for c in range(target, min(n, target + _CUT_SEARCH)):
-            if safe(c):
+            if safe_prose(c):
                 return c, True
         if target + _CUT_SEARCH >= n:  # separators up to the end: take them all
             return n, True
         for c in range(target - 1, max(start + 1, target - _CUT_SEARCH) - 1, -1):
-            if safe(c):
+            if safe_prose(c):
                 return c, True
         return target, False  # separators longer than the search: split them
 
@@ -247,6 +247,7 @@ def iter_fingerprints(text: str, family: str, k: int, w: int, *, salt: int, sele
             yield Fingerprints(hash=h[sel], pos=sel + base, start=starts[sel], stop=stops[sel + (k - 1)])
         if final:
             return
+        assert cut is not None  # set above when the segment is not the last
         parts = [(units[cut:].copy(), starts[cut:].copy(), stops[cut:].copy())]
         del units, starts, stops, h, sel
         buffered = parts[0][0].shape[0]
@@ -265,19 +266,21 @@ def fingerprint_segmented(text: str, family: str, k: int, w: int, *, salt: int, 
                                  for f in ("hash", "pos", "start", "stop")))
 
 
-def segment_params(settings: dict[str, str], family: str, every_kgram: bool) -> dict:
+def segment_params(settings: Mapping[str, str], family: str, every_kgram: bool) -> dict:
     """The keyword arguments of ``iter_fingerprints`` for a document of ``family`` (a text
     normalizer) under an index's settings."""
-    settings = settings if isinstance(settings, IndexSettings) else IndexSettings(settings)
-    k, w = settings.kw(family)
-    return dict(family=family, k=k, w=w, salt=settings.salt(family),
-                selection="all" if every_kgram else settings.selection, m=settings.mod_m)
+    cfg = settings if isinstance(settings, IndexSettings) else IndexSettings(settings)
+    k, w = cfg.kw(family)
+    return dict(family=family, k=k, w=w, salt=cfg.salt(family),
+                selection="all" if every_kgram else cfg.selection, m=cfg.mod_m)
 
 
 def fingerprints_of(text: str, settings: dict[str, str], *, path: str | None = None,
                     language: str | None = None, every_kgram: bool = False) -> Fingerprints:
     """``fingerprint_source(...)[2]`` for a huge text, computed in segments."""
-    params = segment_params(settings, text_family(settings, path, language), every_kgram)
+    family = text_family(settings, path, language)
+    assert family is not None  # callers segment only huge texts (is_huge), never code
+    params = segment_params(settings, family, every_kgram)
     stats, fps = fingerprint_segmented(text, **params)
     if every_kgram and params["family"] == "prose":
         fps = with_rows(fps, prose_edges(text, params["k"], stats.units))

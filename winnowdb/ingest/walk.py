@@ -93,7 +93,7 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[tuple[str, int]
         seen.add(item[0])
         return item
 
-    for raw in map(os.fspath, paths):
+    for raw in (os.fspath(p) for p in paths):
         if not os.path.isdir(raw):
             problem = _problem(raw)
             if problem is not None:

@@ -18,7 +18,10 @@ import os
 import signal
 import sys
 from multiprocessing.connection import wait
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 __all__ = ["OrderedPool", "WorkerDied"]
 
@@ -84,7 +87,9 @@ class OrderedPool:
         try:
             for _ in range(max(1, processes)):
                 mine, theirs = ctx.Pipe(duplex=True)
-                proc = ctx.Process(target=_serve, args=(func, theirs), daemon=True)
+                # typeshed types get_context(str) as BaseContext, which has no Process; every
+                # context it returns (fork, forkserver, spawn) has one
+                proc = ctx.Process(target=_serve, args=(func, theirs), daemon=True)  # type: ignore[attr-defined]
                 proc.start()
                 theirs.close()
                 self._workers.append((proc, mine))
@@ -92,7 +97,7 @@ class OrderedPool:
             self.kill()
             raise
         finally:
-            if _MASKS:
+            if blocked is not None:  # the mask before (pthread_sigmask returns it when _MASKS)
                 signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
     def imap(self, tasks: Iterable[Any]) -> Iterator[Any]:
@@ -127,7 +132,7 @@ class OrderedPool:
             busy = [conn for conn, n in load.items() if n]
             if not busy:
                 return
-            for conn in wait(busy):
+            for conn in cast("list[Connection]", wait(busy)):  # some of busy (typeshed: any waitable)
                 try:
                     i, ok, value = conn.recv()
                 except (EOFError, OSError):

@@ -65,6 +65,7 @@ def _bmp_table(cps: np.ndarray | None = None) -> np.ndarray:
 
 def _fill(cps: np.ndarray) -> None:
     table = _BMP_TABLE
+    assert table is not None  # _bmp_table makes it before it fills it
     for cp in cps.tolist():
         if not 0xD800 <= cp <= 0xDFFF:  # lone surrogates are never letters
             letters = _fold_char(cp)

@@ -82,6 +82,7 @@ def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = Tr
         src = np.flatnonzero((single != 0) | first)
         units = single[src].astype(np.uint64)
     else:
+        assert cols is not None  # folded above, where single is None
         reps = cols[0].astype(np.int64)  # units of each character: its folded letters, or one
         reps[sep] = 0
         reps[starts] = 1

@@ -3,6 +3,8 @@ lists its members, one path per line, below the folder they share), as JSON, or 
 row per member."""
 from __future__ import annotations
 
+from typing import Sequence
+
 from .paths import below, common_folder, folder_note, relative_path
 from .tables import emit_rows
 from .writers import write_json, write_json_rows
@@ -15,7 +17,7 @@ CLUSTER_CSV = ["cluster", "size", "doc", "path", "submission", "tightest_a", "ti
                "tightest_kind", "loosest_a", "loosest_b", "loosest_resemblance", "loosest_kind"]
 
 
-def shown_folder(path_lists: list[list[str]], limit: int, also: list[str] = ()) -> tuple[str, list[str]]:
+def shown_folder(path_lists: list[list[str]], limit: int, also: Sequence[str] = ()) -> tuple[str, list[str]]:
     """The folder shared by the paths a table shows (the first ``limit`` of each list, and every
     path in ``also``: ``paths.common_folder``) and its caption. Paths, folder and cells are left
     raw: ``tables.emit_rows`` makes them safe for the terminal."""

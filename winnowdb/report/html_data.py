@@ -9,11 +9,15 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING, Callable
 
 from ..settings import TEXT_NORMALIZERS
 from .escape import CONTROL, visible_parts
 from .lines import LineIndex
 from .paths import shortener
+
+if TYPE_CHECKING:
+    from ..analysis.compare import Comparison
 
 __all__ = ["collect", "doc_lines", "settings_line", "Piece", "DocView", "PassageRow", "PairView", "ReportData",
            "COLOURS"]
@@ -156,10 +160,10 @@ class PairView:
     name_a: str
     name_b: str
     score: dict
-    comparison: object
+    comparison: Comparison
     spans_a: dict[int, list[tuple[int, int]]]
     spans_b: dict[int, list[tuple[int, int]]]
-    short: object = field(repr=False, default=str)
+    short: Callable[[str], str] = field(repr=False, default=str)
 
     @property
     def anchor(self) -> str:

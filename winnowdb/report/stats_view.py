@@ -28,7 +28,7 @@ def render_stats(console, st: dict, fmt: str) -> None:
     t.add_column("what", style="bold")
     t.add_column("value")
     cfg = IndexSettings(st["settings"])
-    reads_text = cfg.get("normalizer") if cfg.get("normalizer") in TEXT_NORMALIZERS \
+    reads_text = cfg["normalizer"] if cfg.get("normalizer") in TEXT_NORMALIZERS \
         else cfg.get("text_normalizer", "text")  # shown as it is, known or not
     (k, w), (code_k, code_w) = cfg.kw("text"), cfg.kw("code")
     rows: Iterable[tuple[str, str]] = [

@@ -138,6 +138,7 @@ def _copy(fd: int, json_array: bool) -> None:
         if out is not None:
             out.write(chunk)
         else:
+            assert text is not None  # made above when there is no binary stdout
             sys.stdout.write(text.decode(chunk))
         chunk = os.read(fd, CHUNK)
     if text is not None:

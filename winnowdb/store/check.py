@@ -190,12 +190,12 @@ def check_index(path: str | os.PathLike) -> CheckReport:
         if _older_schema(report, con):
             return report  # its tables are an older schema's: `upgrade` makes them this one's
         bad = []
-        for table, cols in expected.items():
+        for table, columns in expected.items():
             if table not in found:
                 bad.append(f"table {table} is missing")
                 continue
             have = dict(found[table])
-            for col, dtype in cols:
+            for col, dtype in columns:
                 if col not in have:
                     bad.append(f"column {table}.{col} is missing")
                 elif have[col] != dtype:

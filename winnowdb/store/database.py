@@ -20,7 +20,7 @@ import os
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import duckdb
 
@@ -57,11 +57,12 @@ class Store:
     # ----------------------------------------------------------------- opening
     @classmethod
     def open(cls, path: str | os.PathLike, *, read_only: bool = False, create: bool = False,
-             settings: dict[str, str] | None = None) -> "Store":
+             settings: dict[str, str] | None = None, given: Mapping[str, object] | None = None) -> "Store":
         """Open (or with ``create``, create) the index at ``path``.
 
-        ``settings`` are the values a new index gets; for an existing one, any of the
-        ``FIXED_SETTINGS`` given must match what the index was created with.
+        ``settings`` are the values a new index gets (a new file, or an existing DuckDB file
+        without tables); for an existing index, any of the ``FIXED_SETTINGS`` in ``given``
+        (default: ``settings``) must match what the index was created with.
         """
         path = str(path)
         if path == MEMORY:  # an index that lives in memory only, for the Python API and tests
@@ -96,8 +97,9 @@ class Store:
             store = cls(con, path, read_only)
             store.upgraded_from = schema.check_version(con, store.settings, path, read_only)
             store.refresh_settings()
-            if settings:
-                problem = store.settings.mismatch(settings, path)
+            wanted = settings if given is None else given
+            if wanted:
+                problem = store.settings.mismatch(wanted, path)
                 if problem:
                     raise WinnowError(problem)
             store._views(temporary=read_only)

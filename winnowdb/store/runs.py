@@ -78,7 +78,7 @@ class FingerprintRun:
         part = (h.view(np.uint64) >> _SHIFT).astype(np.uint8)
         order = np.argsort(part, kind="stable")
         bounds = np.searchsorted(part[order], np.arange(_N + 1))
-        cols = {name: np.asarray(columns[name], dtype=dtype)[order] for name, dtype in COLUMNS}
+        cols: dict[str, np.ndarray] = {name: np.asarray(columns[name], dtype=dtype)[order] for name, dtype in COLUMNS}
         cols["first"] = np.asarray(first, dtype=np.bool_)[order]
         for p in np.flatnonzero(bounds[1:] > bounds[:-1]).tolist():
             lo, hi = bounds[p], bounds[p + 1]
@@ -107,6 +107,7 @@ class FingerprintRun:
         by the top 16 bits of the hash."""
         pieces = []
         if self._spilled[p]:
+            assert self._spill is not None  # made by the first _write_spill
             pieces.append({name: np.fromfile(os.path.join(self._spill, f"{p:02d}.{name}"), dtype=dtype)
                            for name, dtype in (*COLUMNS, ("first", np.bool_))})
         pieces.extend(self._parts[p])
@@ -141,6 +142,7 @@ class FingerprintRun:
                     result.replaced = int(replaced.shape[0])
                     new_docs = docs["doc"].astype(np.int32)
                 else:
+                    assert rewritten is not None  # given whenever pending is False (upgrade)
                     replaced = np.empty(0, np.int32)
                     new_docs = np.asarray(rewritten["doc"], dtype=np.int32)
                 update = stats.Update(store, new_docs, replaced=replaced, rewritten=not pending)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import re
-from typing import Callable
+from typing import Callable, Mapping
 
 import duckdb
 
@@ -125,7 +125,7 @@ def _views_digest(con, names: list[str]) -> str:
     return hashlib.blake2b(repr((sqlfiles.index_views(), rows)).encode(), digest_size=16).hexdigest()
 
 
-def check_version(con, settings: dict[str, str], path: str, read_only: bool) -> int | None:
+def check_version(con, settings: Mapping[str, str], path: str, read_only: bool) -> int | None:
     """Refuse a schema this winnowdb cannot read; upgrade an older one in place (writable opens).
     Returns the version upgraded from, or None."""
     try:

@@ -15,6 +15,10 @@ import contextlib
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
 __all__ = ["sql_dir", "load", "as_view", "for_spark", "temporary_views", "parameters", "bind", "with_limit",
            "tokens", "split_statements", "registered", "index_views", "duckdb_only", "DUCKDB_ONLY"]
@@ -24,7 +28,7 @@ __all__ = ["sql_dir", "load", "as_view", "for_spark", "temporary_views", "parame
 DUCKDB_ONLY = "-- DuckDB only:"
 
 
-def sql_dir() -> Path:
+def sql_dir() -> Path | Traversable:
     """The folder of SQL files: ``winnowdb/sql`` in the installed package, found through
     importlib.resources (the wheel ships the source tree's top-level ``sql/`` there; a Path for a
     package installed as files, a Traversable for one imported from an archive), else the
@@ -152,7 +156,9 @@ def tokens(sql: str) -> tuple[tuple[str, str], ...]:
     pos = 0
     while pos < len(sql):
         m = _TOKEN.match(sql, pos)
+        assert m is not None  # some alternative matches at every position (code takes the rest)
         kind = STRING if m.group("dollar") is not None else m.lastgroup
+        assert kind is not None  # every alternative is a named group
         end = m.end()
         if kind == "block_comment":
             depth = 1
@@ -240,7 +246,8 @@ def _strip_comments(sql: str) -> str:
 def split_statements(sql: str) -> list[str]:
     """The statements of ``sql``: split at the semicolons in code, stripped, empty ones left out
     (comments stay with the statement they are in)."""
-    out, current = [], []
+    out: list[str] = []
+    current: list[str] = []
     for kind, text in tokens(sql):
         if kind == SEMICOLON:
             out.append("".join(current))

@@ -77,6 +77,10 @@ class Update:
     for each bucket of new rows just before they are stored; ``after()`` finishes (boilerplate,
     counters, the remembered default max-df)."""
 
+    #: set by ``partition`` for ``stored``: the hashes of the bucket counted exactly, how many of
+    #: them were stored before, and the bucket's hash range (None: none to count)
+    _pending_exact: tuple[np.ndarray, int, int, int] | None
+
     def __init__(self, store, new_docs: np.ndarray, *, replaced: np.ndarray, rewritten: bool) -> None:
         import numpy as np
 
