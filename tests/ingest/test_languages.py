@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ok
+from conftest import ok, one_line_error
 
 from winnowdb.ingest.languages import EXTENSIONS, canonical_language, language_for
 from winnowdb.normalize.code import normalize_code
@@ -57,3 +57,22 @@ def test_an_objective_c_header_read_with_language(cli, tmp_path):
     rows = json.loads(ok(cli("sql", "SELECT path, normalizer FROM documents ORDER BY path", "--db", db,
                              "-f", "json")).stdout)
     assert [r["normalizer"] for r in rows] == ["code:matlab", "code:objective-c"]
+
+
+def test_an_indexed_language_whose_lexer_is_gone_is_a_one_line_error(cli, tmp_path):
+    """An index made where Pygments had a lexer, read where it has not (its documents' language
+    label names no lexer): query and upgrade give one line, never read the code as text."""
+    import duckdb
+
+    src = "def f(x):\n    return [i * x for i in range(10) if i % 2]\n" * 4
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text(src)
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", tmp_path / "a.py", tmp_path / "b.py", "--db", db))
+    with duckdb.connect(str(db)) as con:  # as if the lexer had gone: a language no tokenizer knows
+        con.execute("UPDATE documents SET normalizer = 'code:no-such-language'")
+    one_line_error(cli("query", tmp_path / "a.py", "--db", db), "no tokenizer for language 'no-such-language'")
+    with duckdb.connect(str(db)) as con:  # and upgrade has that code to fingerprint again
+        con.execute("UPDATE settings SET value = 'code-tokens-v3' WHERE key = 'code_tokens_version'")
+    one_line_error(cli("upgrade", "--db", db), "cannot fingerprint", "no tokenizer for language 'no-such-language'")
+    ok(cli("check", "--db", db))  # nothing half-done

@@ -158,7 +158,10 @@ class Reader:
             if segmented.is_huge(text, self.settings, path, language):
                 fps = segmented.fingerprints_of(text, self.settings, path=path, language=language)
             else:
-                _, _, fps = fingerprint_source(text, self.settings, path=path, language=language)
+                try:
+                    _, _, fps = fingerprint_source(text, self.settings, path=path, language=language)
+                except ValueError as exc:  # e.g. its language's lexer is gone from this Pygments
+                    raise WinnowError(f"{path}: {exc}") from None
             cols["hash"].append(fps.hash)
             cols["doc"].append(np.full(len(fps), doc, dtype=np.int32))
             cols["pos"].append(fps.pos.astype(np.int32))

@@ -24,6 +24,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..errors import WinnowError
 from ..settings import CODE_TOKENS_VERSION
 from ..store.interrupts import deferred_interrupt
 from ..store.runs import FingerprintRun
@@ -102,8 +103,11 @@ def retokenize_code(store, *, on_start: Callable[[int, int], None] | None = None
             language = normalizer.split(":", 1)[1]
             text = lone_cr_as_lf(text)  # as files are read now (same length: offsets hold)
             # code is never stored in segments (segmented.is_huge is for text), so one pass does
-            name, norm, fps = fingerprint_source(text, settings, path=path, language=language,
-                                                 every_kgram=kind == "boilerplate")
+            try:
+                name, norm, fps = fingerprint_source(text, settings, path=path, language=language,
+                                                     every_kgram=kind == "boilerplate")
+            except ValueError as exc:  # e.g. its language's lexer is gone from this Pygments
+                raise WinnowError(f"cannot fingerprint {path} again: {exc}") from None
             first, hashes = first_of_each_hash(fps.hash)
             run.add({"hash": fps.hash, "doc": np.full(len(fps), doc, dtype=np.int32), "pos": fps.pos,
                      "start_offset": fps.start, "end_offset": fps.stop}, first)
