@@ -105,3 +105,27 @@ def test_every_start_method_works(context):
         pytest.skip(f"{context} is not available on this platform")
     with OrderedPool(_slow_square, 2, context=context) as pool:
         assert list(pool.imap(range(20))) == [x * x for x in range(20)]
+
+
+def _first_is_slow(x: int) -> int:
+    if x == 0:
+        time.sleep(1.0)  # the other worker meanwhile finishes every task it is handed
+    return x
+
+
+def test_a_slow_task_holds_the_others_back_not_memory():
+    """While the first task runs, finished later results wait for it in memory: the pool hands
+    out at most ``ahead`` x workers tasks in all, so they cannot pile up (a worker stuck on one
+    long file used to let the other run through the whole add, every result kept)."""
+    handed = []
+
+    def tasks():
+        for x in range(200):
+            handed.append(x)
+            yield x
+
+    with OrderedPool(_first_is_slow, 2, ahead=3) as pool:
+        results = pool.imap(tasks())
+        assert next(results) == 0
+        assert len(handed) <= 2 * 3  # ahead x workers
+        assert list(results) == list(range(1, 200))

@@ -72,9 +72,11 @@ def _serve(func: Callable[[Any], Any], conn) -> None:
 class OrderedPool:
     """``processes`` workers running ``func``; ``imap(tasks)`` yields ``func(task)`` in task order.
 
-    At most ``ahead`` tasks are handed to each worker at a time, which also bounds how many
-    finished results wait in memory for an earlier, slower one. Use as a context manager: leaving
-    the block normally lets the workers finish; leaving it by an exception kills them.
+    At most ``ahead`` tasks are handed to each worker at a time, and at most ``ahead`` times the
+    number of workers are out at once, counting the finished results that wait in memory for an
+    earlier, slower one: a worker stuck on a long task holds the others back, never memory up.
+    Use as a context manager: leaving the block normally lets the workers finish; leaving it by
+    an exception kills them.
     """
 
     def __init__(self, func: Callable[[Any], Any], processes: int, *, ahead: int = 4,
@@ -107,9 +109,11 @@ class OrderedPool:
         next_out = 0
         more = True
 
+        limit = self.ahead * len(load)  # tasks out: sent and not done, or done and not yielded
+
         def feed(conn) -> None:
             nonlocal more
-            while more and load[conn] < self.ahead:
+            while more and load[conn] < self.ahead and sum(load.values()) + len(done) < limit:
                 job = next(jobs, None)
                 if job is None:
                     more = False
@@ -120,8 +124,6 @@ class OrderedPool:
                     raise WorkerDied("a worker process ended unexpectedly") from None
                 load[conn] += 1
 
-        for conn in load:
-            feed(conn)
         while True:
             while next_out in done:
                 ok, value = done.pop(next_out)
@@ -129,6 +131,8 @@ class OrderedPool:
                 if not ok:
                     raise value
                 yield value
+            for conn in load:  # hand out what the results yielded (or received) left room for
+                feed(conn)
             busy = [conn for conn, n in load.items() if n]
             if not busy:
                 return
@@ -139,7 +143,6 @@ class OrderedPool:
                     raise WorkerDied("a worker process ended unexpectedly") from None
                 load[conn] -= 1
                 done[i] = (ok, value)
-                feed(conn)
 
     def close(self) -> None:
         """Let the workers finish and wait for them."""
