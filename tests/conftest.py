@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -162,3 +163,10 @@ def pytest_configure(config):
     if getattr(config.option, "numprocesses", None) and config.option.basetemp is None \
             and not hasattr(config, "workerinput"):
         config.option.basetemp = tempfile.mkdtemp(prefix="wdb")
+
+
+def sigint_default() -> None:
+    """``preexec_fn`` of a child process a test interrupts: SIGINT at its default action even when
+    this run inherited it ignored (a job a non-interactive shell started in the background, a
+    nohup'd CI runner), so Python gives the child its KeyboardInterrupt handler as in a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

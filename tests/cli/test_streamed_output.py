@@ -21,7 +21,7 @@ import time
 
 import duckdb
 import pytest
-from conftest import ok, random_words
+from conftest import ok, random_words, sigint_default
 
 PAIR_FIELDS = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]
 NEAR_FIELDS = ["a", "b", "distance", "simhash_a", "simhash_b"]
@@ -166,7 +166,7 @@ def test_a_reader_that_goes_away_or_ctrl_c_ends_the_stream(many_pairs_db):
     assert p.stderr.read() == b""
     # Ctrl-C while the output waits for a reader that does not read (it is larger than a pipe
     # holds): status 130 and one line, at once
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, preexec_fn=sigint_default)
     assert p.stdout.read(1) == b"["
     time.sleep(1)
     p.send_signal(signal.SIGINT)

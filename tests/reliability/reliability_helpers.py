@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from conftest import sigint_default
 
 HERE = Path(__file__).resolve().parent
 #: the real command line, as a child process
@@ -201,7 +202,7 @@ class HeldChild:
             old.unlink()
         env = dict(env, WINNOWDB_TEST_HOLD_DIR=str(self.hold_dir), WINNOWDB_TEST_HOLD=",".join(holds))
         self.proc = subprocess.Popen([*CHILD, *map(str, args)], env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
 
     @staticmethod
     def marker_name(point: str) -> str:
