@@ -5,8 +5,8 @@ Used by the crash and concurrency tests as the process they kill or interrupt:
 ``python crash_child.py add DIR --db X``. Nothing of the product is changed but the batch size,
 the huge-document threshold, and functions ``add`` calls through module attributes, which are
 wrapped (never replaced): ``write_batch`` as the batch writer (``ingest.batches``) and the huge
-path (``ingest.huge``) call it, ``ingest.huge.iter_fingerprints`` and
-``store.runs.FingerprintRun.finish``.
+path (``ingest.huge``) call it, ``ingest.huge.iter_fingerprints``,
+``store.runs.FingerprintRun.finish``, ``store.runs.insert_part`` and ``store.runs.index_pending``.
 
 Environment:
 
@@ -35,6 +35,10 @@ Environment:
     ``store:N``   before the N-th storing of a fingerprint run (``FingerprintRun.finish``: the
                   end of an ``add``, or ``fold_pending`` at its start storing what a killed add
                   committed), in the main thread
+    ``part:N``    before the N-th bucket of fingerprint rows is stored (``runs.insert_part``,
+                  each bucket its own commit, while its documents are still pending)
+    ``index:N``   every bucket of the N-th run stored, before the transaction that indexes its
+                  documents (``runs.index_pending``)
     ``link``      creating the index: the temporary file is complete and about to be linked
                   into place (the ``os.link`` audit event)
     ``exit``      the command is done (the index is closed), the process is about to exit
@@ -77,7 +81,7 @@ wakeup_r, wakeup_w = os.pipe()
 os.set_blocking(wakeup_w, False)
 signal.set_wakeup_fd(wakeup_w)
 
-state = {"kinds": [], "committed_docs": 0, "stores": 0}
+state = {"kinds": [], "committed_docs": 0, "stores": 0, "parts": 0, "indexings": 0}
 lock = threading.Lock()
 
 
@@ -166,6 +170,30 @@ def held_finish(self, *args, **kwargs):
 
 
 runs.FingerprintRun.finish = held_finish
+insert_part = runs.insert_part
+
+
+def held_insert_part(store, columns):
+    with lock:
+        state["parts"] += 1
+        n = state["parts"]
+    hold(f"part:{n}", rows=int(columns["hash"].shape[0]))
+    return insert_part(store, columns)
+
+
+runs.insert_part = held_insert_part
+index_pending = runs.index_pending
+
+
+def held_index_pending(store, buckets):
+    with lock:
+        state["indexings"] += 1
+        n = state["indexings"]
+    hold(f"index:{n}", buckets=len(buckets))
+    return index_pending(store, buckets)
+
+
+runs.index_pending = held_index_pending
 
 
 def audit(event: str, args) -> None:

@@ -169,13 +169,15 @@ def test_sigkill_at_each_kind_of_commit_point_loses_nothing_committed(crash_corp
     # point named -- while a huge document is being fingerprinted (its rows are in the add's run,
     # nothing of it committed), after its commit (committed, not yet counted), before or after a
     # batch's commit in the writer thread, before the add's fingerprints are stored (everything
-    # committed is still pending) --; some second runs are killed before they store the pending
-    # documents of the first (fold_pending, before anything else); the last run completes.
+    # committed is still pending), while they are stored bucket by bucket (some buckets' rows
+    # committed, their documents still pending), after the last bucket --; some second runs are
+    # killed before or while they store the pending documents of the first (fold_pending, before
+    # anything else); the last run completes.
     kinds = reference.kinds
     first_huge = kinds.index("huge") + 1
     batch = [i + 1 for i, kind in enumerate(kinds) if kind == "batch"][len(kinds) // 4]
     chains = [[f"stream:{first_huge}"], [f"after:{first_huge}", "store:1"], [f"before:{batch}"],
-              [f"after:{batch}", "store:1"], ["store:1"]]
+              [f"after:{batch}", "store:1"], ["store:1"], ["part:3", "part:2"], ["index:1"]]
 
     def moments():
         for chain in chains:

@@ -1,16 +1,17 @@
 """Documents a killed ``add`` committed but did not store the fingerprints of: stored now.
 
 ``add`` commits documents and their texts batch by batch (``documents_pending``) and stores
-their fingerprints at its end; a kill in between leaves them pending (never read by queries).
-``fold_pending`` fingerprints them again from their stored texts (exactly as ``add`` did: the
-same recipe, ``document.fingerprint_source``) and stores them, so the next ``add`` finishes the
-job without reading the files again. Their rows are kept as committed.
+their fingerprints at its end; a kill in between leaves them pending (never read by queries),
+maybe with some buckets of their fingerprint rows stored. ``fold_pending`` drops those rows,
+fingerprints the documents again from their stored texts (exactly as ``add`` did: the same
+recipe, ``document.fingerprint_source``) and stores them, so the next ``add`` finishes the job
+without reading the files again. Their document rows are kept as committed.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..store.runs import FingerprintRun
+from ..store.runs import FingerprintRun, drop_pending_rows
 from ..store.writes import bulk_writes
 from . import segmented
 from .document import fingerprint_source
@@ -23,11 +24,12 @@ BATCH_CHARS = 16 * 1024 * 1024
 
 
 def fold_pending(store) -> int:
-    """Store every pending document's fingerprints (one transaction); how many there were."""
+    """Store every pending document's fingerprints (``FingerprintRun.finish``); how many there were."""
     rows = store.rows("pending_sizes")
     if not rows:
         return 0
     settings = store.settings
+    drop_pending_rows(store)  # the buckets a killed add had stored of them, if any
     with FingerprintRun(store) as run:
         start = 0
         while start < len(rows):

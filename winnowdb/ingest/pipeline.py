@@ -4,7 +4,8 @@ Files are read, skipped when unchanged (same content hash, kind, label and submi
 normalized, fingerprinted (``prepare``, in worker processes) and their documents and texts
 committed in batches of a few megabytes, each batch one transaction, by a writer thread while the
 next batch is being prepared (``batches``); their fingerprints are stored at the end, ordered by
-hash, in one transaction that makes the documents indexed (``store.runs``). Ctrl-C stops reading
+hash, a bucket of hashes per transaction, then one transaction makes the documents indexed
+(``store.runs``). Ctrl-C stops reading
 and stores what was read; a kill loses at most the batch not yet committed: the next ``add``
 fingerprints the committed documents again from their stored texts (``fold_pending``) before it
 reads anything, so running the same ``add`` again finishes the job.
@@ -169,7 +170,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                 _read_all()
             except KeyboardInterrupt:  # stop reading; what was read and committed is stored below
                 summary.interrupted = True
-            if summary.batches:  # one transaction: the fingerprints, and the documents indexed
+            if summary.batches:  # the fingerprints, then the documents indexed
                 if on_finish:
                     on_finish(run.rows)
                 with bulk_writes(store):

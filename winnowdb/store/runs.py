@@ -8,11 +8,15 @@ hash as they come (spilling the buckets to a folder next to the index beyond ``S
 memory stays bounded) and ``finish`` writes the buckets in order, each sorted by its top 16 bits:
 the run is ordered by hash down to ranges of 2**48 values, all a zone map needs.
 
-``finish`` is one transaction: the fingerprints are stored, the documents the add committed to
-``documents_pending`` move into ``documents`` (replacing older versions of the same files), and
-the statistics are brought up to date (``stats``). An add that is interrupted before it leaves
-its documents pending, with their texts; ``fold_pending`` fingerprints them again from those
-texts, so nothing committed is lost and nothing half-stored is ever read.
+``finish`` stores the buckets, each in a transaction of its own (DuckDB keeps a transaction's
+appended rows in memory until it commits: one transaction for a whole add's rows made ``add``'s
+peak memory grow with the add). Those rows belong to documents still in ``documents_pending``,
+which no read sees. Then one transaction moves the documents the add committed into
+``documents`` (replacing older versions of the same files) and brings the statistics up to date
+(``stats``). An add that is interrupted before that leaves its documents pending, with their
+texts (and maybe some of their rows); ``fold_pending`` drops those rows and fingerprints the
+documents again from their texts, so nothing committed is lost and nothing half-stored is ever
+read.
 """
 from __future__ import annotations
 
@@ -25,7 +29,8 @@ import numpy as np
 
 from . import sqlfiles, stats
 
-__all__ = ["FingerprintRun", "RunResult", "COLUMNS", "PARTITION_BITS", "SPILL_ROWS", "SPILL_PREFIX"]
+__all__ = ["FingerprintRun", "RunResult", "insert_part", "index_pending", "drop_pending_rows",
+           "COLUMNS", "PARTITION_BITS", "SPILL_ROWS", "SPILL_PREFIX"]
 
 #: the columns of a fingerprint row, in the fingerprints table's order, with their dtypes
 COLUMNS = (("hash", np.int64), ("doc", np.int32), ("pos", np.int32), ("start_offset", np.int32),
@@ -123,50 +128,64 @@ class FingerprintRun:
 
     # ------------------------------------------------------------------ storing
     def finish(self, *, pending: bool = True, rewritten: dict | None = None) -> RunResult:
-        """Store the rows, in one transaction with the documents they belong to and the statistics.
+        """Store the rows, then index the documents they belong to and bring the statistics up to date.
 
-        ``pending``: the documents are this add's rows of ``documents_pending``: they move into
-        ``documents`` (an older version of the same file, named by ``replaces``, is removed).
-        ``rewritten`` (``upgrade``): the documents keep their ids and rows; their old fingerprints
-        are replaced and ``rewritten`` (numpy columns doc, normalizer, normalized_hash, units,
-        fingerprints, hashes) updates their rows.
+        ``pending``: the documents are this add's rows of ``documents_pending``. Their rows are
+        stored bucket by bucket, each bucket its own transaction (``insert_part``), so DuckDB
+        never holds a whole add's rows in memory waiting for one commit; rows of pending documents
+        are seen by no read (every read joins ``documents``). Then one transaction moves the
+        documents into ``documents`` (an older version of the same file, named by ``replaces``,
+        is removed) and updates the statistics. A kill in between leaves the documents pending
+        with some of their rows stored: ``drop_pending_rows`` (``fold_pending``, the next write)
+        deletes those rows before it fingerprints the documents again.
+        ``rewritten`` (``upgrade``, ``pending`` False): the documents keep their ids and rows;
+        their old fingerprints are replaced and ``rewritten`` (numpy columns doc, normalizer,
+        normalized_hash, units, fingerprints, hashes) updates their rows, all in one transaction.
         """
         store = self.store
         result = RunResult(rows=self.rows)
         try:
-            with store.transaction() as con:
-                if pending:
-                    docs = store.columns("pending_documents")
-                    result.documents = int(docs["doc"].shape[0])
-                    replaced = docs["replaces"][docs["replaces"] >= 0].astype(np.int32)
-                    result.replaced = int(replaced.shape[0])
-                    new_docs = docs["doc"].astype(np.int32)
-                else:
-                    assert rewritten is not None  # given whenever pending is False (upgrade)
-                    replaced = np.empty(0, np.int32)
-                    new_docs = np.asarray(rewritten["doc"], dtype=np.int32)
-                update = stats.Update(store, new_docs, replaced=replaced, rewritten=not pending)
-                update.before()  # reads the statistics of what changes, before anything does
-                if pending:
-                    stats.remove_rows(store, replaced)
-                    con.execute(sqlfiles.load("pending_documents_move"))
-                else:
-                    stats.remove_rows(store, new_docs, rewritten=True)
-                    with store.relations(rewritten_documents=rewritten):
-                        con.execute(sqlfiles.load("rewritten_documents_update"))
-                keep = _DocSet(new_docs)
-                for p in range(_N):
-                    part = self._partition(p, keep)
-                    if part and part["hash"].shape[0]:
-                        update.partition(p, part)
-                        with store.relations(new_fingerprints={name: part[name] for name, _ in COLUMNS}):
-                            con.execute(sqlfiles.load("insert_fingerprints"))
-                        update.stored()
-                update.after()
+            if pending:
+                self._finish_pending(result)
+            else:
+                assert rewritten is not None  # given whenever pending is False (upgrade)
+                self._finish_rewritten(rewritten)
         finally:
             self.close()
         store.refresh_settings()
         return result
+
+    def _finish_pending(self, result: RunResult) -> None:
+        store = self.store
+        keep = _DocSet(store.columns("pending_documents")["doc"])
+        stored = []  # the buckets that have rows
+        for p in range(_N):
+            part = self._partition(p, keep)
+            if part and part["hash"].shape[0]:
+                insert_part(store, {name: part[name] for name, _ in COLUMNS})
+                stored.append(p)
+            del part
+        indexed = index_pending(store, stored)
+        result.documents, result.replaced = indexed.documents, indexed.replaced
+
+    def _finish_rewritten(self, rewritten: dict) -> None:
+        store = self.store
+        with store.transaction() as con:
+            new_docs = np.asarray(rewritten["doc"], dtype=np.int32)
+            update = stats.Update(store, new_docs, replaced=np.empty(0, np.int32), rewritten=True)
+            update.before()
+            stats.remove_rows(store, new_docs, rewritten=True)
+            with store.relations(rewritten_documents=rewritten):
+                con.execute(sqlfiles.load("rewritten_documents_update"))
+            keep = _DocSet(new_docs)
+            for p in range(_N):
+                part = self._partition(p, keep)
+                if part and part["hash"].shape[0]:
+                    update.partition(p, part)
+                    with store.relations(new_fingerprints={name: part[name] for name, _ in COLUMNS}):
+                        con.execute(sqlfiles.load("insert_fingerprints"))
+                    update.stored(p)
+            update.after()
 
     def close(self) -> None:
         if self._spill is not None:
@@ -179,6 +198,45 @@ class FingerprintRun:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def index_pending(store, buckets: list[int]) -> RunResult:
+    """One transaction: the pending documents, whose rows of ``buckets`` are stored, become
+    indexed documents (replacing the older versions of their files), and the statistics count
+    their rows."""
+    result = RunResult()
+    with store.transaction() as con:
+        docs = store.columns("pending_documents")
+        result.documents = int(docs["doc"].shape[0])
+        replaced = docs["replaces"][docs["replaces"] >= 0].astype(np.int32)
+        result.replaced = int(replaced.shape[0])
+        update = stats.Update(store, docs["doc"].astype(np.int32), replaced=replaced, rewritten=False)
+        update.before()  # reads the statistics of what changes, before anything does
+        stats.remove_rows(store, replaced)
+        for p in buckets:  # while the documents are pending, their rows do not count
+            low, high = stats.hash_range(p)
+            rows = store.columns("pending_bucket_rows", low=low, high=high)
+            rows["first"] = np.ones(rows["hash"].shape[0], dtype=np.bool_)  # distinct (hash, doc)
+            update.partition(p, rows)
+        con.execute(sqlfiles.load("pending_documents_move"))
+        for p in buckets:
+            update.stored(p)
+        update.after()
+    return result
+
+
+def insert_part(store, columns: dict) -> None:
+    """Store one bucket of an add's fingerprint rows (numpy columns, ``COLUMNS``), in a
+    transaction of its own; the rows belong to documents still pending."""
+    with store.transaction() as con, store.relations(new_fingerprints=columns):
+        con.execute(sqlfiles.load("insert_fingerprints"))
+
+
+def drop_pending_rows(store) -> None:
+    """Delete, in a transaction of its own, the fingerprint rows of pending documents: the
+    buckets an add stored before it was killed (``FingerprintRun.finish``). Nothing reads them."""
+    with store.transaction() as con:
+        con.execute(sqlfiles.load("delete_pending_fingerprints"))
 
 
 class _DocSet:

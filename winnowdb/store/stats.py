@@ -74,12 +74,14 @@ class Update:
     """The statistics' update for one add (or one upgrade step), bucket by bucket.
 
     ``before()`` reads what it must before anything changes; ``partition(p, rows)`` is called
-    for each bucket of new rows just before they are stored; ``after()`` finishes (boilerplate,
-    counters, the remembered default max-df)."""
+    for each bucket of new rows while they do not count yet (not stored, or stored for documents
+    still pending, which ``hash_df_stored`` does not see); ``stored(p)`` once they count (stored,
+    and their documents in ``documents``); ``after()`` finishes (boilerplate, counters, the
+    remembered default max-df)."""
 
-    #: set by ``partition`` for ``stored``: the hashes of the bucket counted exactly, how many of
-    #: them were stored before, and the bucket's hash range (None: none to count)
-    _pending_exact: tuple[np.ndarray, int, int, int] | None
+    #: set by ``partition`` for ``stored``, per bucket: the hashes of the bucket counted exactly,
+    #: how many of them were stored before, and the bucket's hash range
+    _pending_exact: dict[int, tuple[np.ndarray, int, int, int]]
 
     def __init__(self, store, new_docs: np.ndarray, *, replaced: np.ndarray, rewritten: bool) -> None:
         import numpy as np
@@ -90,6 +92,7 @@ class Update:
         self.rewritten = rewritten
         self.delta = 0  # change of meta.distinct_hashes
         self.new_boilerplate = False
+        self._pending_exact = {}
 
     def before(self) -> None:
         import numpy as np
@@ -111,7 +114,8 @@ class Update:
             self.new_boilerplate = bool((~info["ordinary"].astype(bool)).any())
 
     def partition(self, p: int, rows: dict) -> None:
-        """Bring the statistics of bucket ``p``'s hashes up to date for ``rows`` (not yet stored)."""
+        """Bring the statistics of bucket ``p``'s hashes up to date for ``rows`` (not counted yet:
+        see the class docstring); those counted exactly are finished by ``stored(p)``."""
         import numpy as np
 
         store = self.store
@@ -136,22 +140,19 @@ class Update:
             _replace_shared(store, touched_before, u, df, low, high)
         if exact.shape[0]:
             before_h, _ = _df_of(store, exact, low, high)
-            self._pending_exact = (exact, before_h.shape[0], low, high)
-        else:
-            self._pending_exact = None
+            self._pending_exact[p] = (exact, before_h.shape[0], low, high)
         if (~ordinary).any():  # boilerplate: its distinct hashes, once each
             with store.relations(new_boilerplate=_hashes(np.unique(h[~ordinary]))):
                 store.connection.execute(sqlfiles.load("boilerplate_hashes_insert"), {"low": low, "high": high})
 
-    def stored(self) -> None:
-        """After bucket ``p``'s rows are stored: the exactly counted hashes, counted again."""
-        if self._pending_exact is None:
+    def stored(self, p: int) -> None:
+        """Once bucket ``p``'s rows count: its exactly counted hashes, counted again."""
+        if p not in self._pending_exact:
             return
-        exact, before, low, high = self._pending_exact
+        exact, before, low, high = self._pending_exact.pop(p)
         after_h, after_df = _df_of(self.store, exact, low, high)
         self.delta += int(after_h.shape[0] - before)
         _replace_shared(self.store, exact, after_h, after_df, low, high)
-        self._pending_exact = None
 
     def after(self) -> None:
         store = self.store

@@ -1,0 +1,94 @@
+"""An add stores its fingerprint rows bucket by bucket, each bucket its own commit, before one
+transaction indexes its documents (store/runs.py). An add stopped between two buckets leaves rows
+of documents that are still pending: no read may see them, ``check`` accepts them, and the next
+add drops them before it stores the documents again, ending with the index an uninterrupted add
+makes. (The same with SIGKILL at the ``part:N`` hold points: tests/reliability/test_crash.py.)
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import duckdb
+
+import winnowdb
+from winnowdb.store import runs
+from winnowdb.store.check import check_index
+
+WORDS = ["".join(random.Random(i).choice("abcdefghijklmnopqrst") for _ in range(6)) for i in range(500)]
+
+
+def _corpus(root: Path) -> Path:
+    """Forty essays; every fifth carries a long passage of the essay before it."""
+    rng = random.Random(3)
+    root.mkdir()
+    essays = [[rng.choice(WORDS) for _ in range(300)] for _ in range(40)]
+    for i, words in enumerate(essays):
+        if i % 5 == 4:
+            words = words[:100] + essays[i - 1][50:250]
+        (root / f"essay{i:02d}.txt").write_text(" ".join(words) + "\n")
+    return root
+
+
+def _content(db: Path) -> dict:
+    """Per path: its fingerprint rows (hash, pos, span), sorted; and the kept statistics."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        rows: dict[str, list] = {}
+        for path, h, pos, s, e in con.execute(
+                "SELECT d.path, f.hash, f.pos, f.start_offset, f.end_offset FROM fingerprints f "
+                "JOIN documents d USING (doc) ORDER BY ALL").fetchall():
+            rows.setdefault(path, []).append((h, pos, s, e))
+        shared = sorted(con.execute("SELECT hash, df FROM shared_hashes").fetchall())
+        meta = dict(con.execute("SELECT key, value FROM meta WHERE key IN ('distinct_hashes', 'default_max_df')")
+                    .fetchall())
+        return {"rows": rows, "shared": shared, "meta": meta}
+    finally:
+        con.close()
+
+
+def test_an_add_stopped_between_buckets_is_invisible_and_finished_by_the_next(tmp_path, monkeypatch):
+    corpus = _corpus(tmp_path / "corpus")
+    ref = tmp_path / "ref.duckdb"
+    with winnowdb.open(ref) as idx:
+        assert idx.add([corpus], jobs=1).added == 40
+        ref_pairs = idx.pairs(top=0)
+    assert ref_pairs, "no copies found: the test would check nothing"
+
+    db = tmp_path / "stopped.duckdb"
+    stored = []
+    insert_part = runs.insert_part
+
+    def stop_at_the_third_bucket(store, columns):
+        if len(stored) == 2:
+            raise KeyboardInterrupt  # as a Ctrl-C while the buckets are stored
+        stored.append(int(columns["hash"].shape[0]))
+        insert_part(store, columns)
+
+    monkeypatch.setattr(runs, "insert_part", stop_at_the_third_bucket)
+    with winnowdb.open(db) as idx:
+        summary = idx.add([corpus], jobs=1)
+    monkeypatch.undo()
+    assert summary.interrupted and len(stored) == 2 and all(stored)
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT COUNT(*) FROM documents").fetchall()[0][0] == 0
+        assert con.execute("SELECT COUNT(*) FROM documents_pending").fetchall()[0][0] == 40
+        # the two buckets' rows are stored, for pending documents
+        assert con.execute("SELECT COUNT(*) FROM fingerprints").fetchall()[0][0] == sum(stored)
+    finally:
+        con.close()
+    report = check_index(db)
+    assert report.ok, report.lines()  # rows of pending documents are not orphans
+    with winnowdb.open(db) as idx:  # and no read sees them
+        assert idx.pairs(top=0) == []
+        assert idx.query(corpus / "essay04.txt") == []
+        assert idx.stats()["documents"] == 0
+
+    with winnowdb.open(db) as idx:  # the next add drops them and stores everything once
+        again = idx.add([corpus], jobs=1)
+        assert again.unchanged == 40
+        assert idx.pairs(top=0) == ref_pairs
+    assert _content(db) == _content(ref)
+    assert check_index(db).ok
