@@ -14,28 +14,53 @@ from contextlib import contextmanager
 
 from . import sqlfiles, stats
 
-__all__ = ["write_batch", "remove_documents", "bulk_writes", "BULK_CHECKPOINT_MB"]
+__all__ = ["write_batch", "remove_documents", "bulk_writes", "memory_bytes", "BULK_CHECKPOINT_MB", "BULK_MEMORY_MB"]
 
 #: how much write-ahead log a bulk write lets build up before DuckDB checkpoints it into the
 #: file (DuckDB's default is 16 MB: an ``add`` of 25 MB of text checkpointed three times on the
 #: way, re-compressing and rewriting blocks each time; see ``bulk_writes``)
 BULK_CHECKPOINT_MB = 256
+#: the most memory DuckDB's buffer manager may keep during a bulk write (its default is 80% of
+#: the machine's memory, filled with blocks just written, which a write never reads again: an add
+#: of 100,000 documents kept 1 GB of them); what does not fit is evicted, or spilled to disk
+BULK_MEMORY_MB = 512
+
+_UNITS = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50}
+
+
+def memory_bytes(setting: str) -> int | None:
+    """DuckDB's memory_limit as it reads back ('18.7 GiB', '512.0 MiB', ...) in bytes; None if
+    it is not a size (e.g. no limit)."""
+    number, _, unit = setting.strip().partition(" ")
+    try:
+        return int(float(number) * _UNITS[unit.strip().lower() or "b"])
+    except (ValueError, KeyError):
+        return None
 
 
 @contextmanager
 def bulk_writes(store):
-    """Within the block, commits checkpoint less often (every ``BULK_CHECKPOINT_MB`` of log).
+    """Within the block, commits checkpoint less often (every ``BULK_CHECKPOINT_MB`` of log),
+    and DuckDB keeps at most ``BULK_MEMORY_MB`` of blocks in memory (never more than it was
+    allowed before).
 
     Every commit is still durable: DuckDB writes it to the write-ahead log before COMMIT
     returns, and replays the log when the file is next opened, so a crash or kill loses
     nothing committed. The data is moved into the file once, at the next checkpoint (at the
-    latest when the index is closed), instead of at every 16 MB. The previous threshold is
-    restored when the block is left, whatever ends it.
+    latest when the index is closed), instead of at every 16 MB. When the block is left, whatever
+    ends it, the threshold is restored and the memory limit reset to DuckDB's default (a limit
+    read back is rounded, so restoring it would drift).
     """
     if store.read_only or store.is_memory:
         yield
         return
-    with store.setting_for_block("checkpoint_threshold", f"{int(BULK_CHECKPOINT_MB)}MB"):
+    limit = int(BULK_MEMORY_MB) * 2**20
+    now = memory_bytes(str(store.connection.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]))
+    if now is not None:
+        limit = min(limit, now)
+    with store.setting_for_block("checkpoint_threshold", f"{int(BULK_CHECKPOINT_MB)}MB"), \
+            store.setting_for_block("memory_limit", f"{limit}B", reset=True):
         yield
 
 
