@@ -3,10 +3,11 @@
 Looking a hash up (``query``, and every statistic kept per hash) must read few of the table's
 row groups, so each add stores its fingerprint rows ordered by hash: a *run*, whose row groups
 each hold a narrow range of hashes (DuckDB's zone maps then skip the others). Rows arrive in
-document order, so ``FingerprintRun`` buckets them by the top ``PARTITION_BITS`` bits of their
-hash as they come (spilling the buckets to a folder next to the index beyond ``SPILL_ROWS``, so
-memory stays bounded) and ``finish`` writes the buckets in order, each sorted by its top 16 bits:
-the run is ordered by hash down to ranges of 2**48 values, all a zone map needs.
+document order, so ``FingerprintRun`` sorts them into ranges of hashes as they come (``buckets``:
+ranges that hold about equal numbers of winnowed hashes), spilling the buckets to a folder next to
+the index beyond ``SPILL_ROWS``, so memory stays bounded; ``finish`` writes the buckets in order,
+each sorted by a 16-bit key of its range: the run is ordered by hash down to ranges narrower than
+a row group's, all a zone map needs.
 
 ``finish`` stores the buckets, each in a transaction of its own (DuckDB keeps a transaction's
 appended rows in memory until it commits: one transaction for a whole add's rows made ``add``'s
@@ -28,20 +29,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import sqlfiles, stats
+from .buckets import BUCKETS, bucket_of, hash_range, sort_key
 
 __all__ = ["FingerprintRun", "RunResult", "insert_part", "index_pending", "drop_pending_rows",
-           "COLUMNS", "PARTITION_BITS", "SPILL_ROWS", "SPILL_PREFIX"]
+           "COLUMNS", "SPILL_ROWS", "SPILL_PREFIX"]
 
 #: the columns of a fingerprint row, in the fingerprints table's order, with their dtypes
 COLUMNS = (("hash", np.int64), ("doc", np.int32), ("pos", np.int32), ("start_offset", np.int32),
            ("end_offset", np.int32))
-#: the top bits of a hash that choose its bucket while an add collects rows (64 buckets)
-PARTITION_BITS = 6
 #: rows held in memory before the buckets are written to the spill folder
 SPILL_ROWS = 4_000_000
-_SHIFT = np.uint64(64 - PARTITION_BITS)
-_TOP16 = np.uint64(48)
-_N = 1 << PARTITION_BITS
+_N = BUCKETS
 
 
 @dataclass
@@ -80,7 +78,7 @@ class FingerprintRun:
         if n == 0:
             return
         h = np.asarray(columns["hash"], dtype=np.int64)
-        part = (h.view(np.uint64) >> _SHIFT).astype(np.uint8)
+        part = bucket_of(h)
         order = np.argsort(part, kind="stable")
         bounds = np.searchsorted(part[order], np.arange(_N + 1))
         cols: dict[str, np.ndarray] = {name: np.asarray(columns[name], dtype=dtype)[order] for name, dtype in COLUMNS}
@@ -109,7 +107,7 @@ class FingerprintRun:
 
     def _partition(self, p: int, keep: "_DocSet") -> dict:
         """Every row of bucket ``p`` (spilled and buffered) whose document is in ``keep``, ordered
-        by the top 16 bits of the hash."""
+        by hash (``buckets.sort_key``)."""
         pieces = []
         if self._spilled[p]:
             assert self._spill is not None  # made by the first _write_spill
@@ -123,7 +121,7 @@ class FingerprintRun:
         kept = keep.contains(cols["doc"])
         if not kept.all():  # rows of a document the add never committed (interrupted while huge)
             cols = {k: v[kept] for k, v in cols.items()}
-        order = np.argsort((cols["hash"].view(np.uint64) >> _TOP16).astype(np.uint16), kind="stable")
+        order = np.argsort(sort_key(cols["hash"], p), kind="stable")
         return {k: v[order] for k, v in cols.items()}
 
     # ------------------------------------------------------------------ storing
@@ -214,7 +212,7 @@ def index_pending(store, buckets: list[int]) -> RunResult:
         update.before()  # reads the statistics of what changes, before anything does
         stats.remove_rows(store, replaced)
         for p in buckets:  # while the documents are pending, their rows do not count
-            low, high = stats.hash_range(p)
+            low, high = hash_range(p)
             rows = store.columns("pending_bucket_rows", low=low, high=high)
             rows["first"] = np.ones(rows["hash"].shape[0], dtype=np.bool_)  # distinct (hash, doc)
             update.partition(p, rows)

@@ -20,22 +20,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import sqlfiles
+from .buckets import hash_range
 from .schema import read_meta, write_meta
 
-__all__ = ["Update", "remove_rows", "default_max_df", "remember_default_max_df", "hash_range"]
+__all__ = ["Update", "remove_rows", "default_max_df", "remember_default_max_df"]
 
 if TYPE_CHECKING:
     import numpy as np
-
-_BITS = 6  # as runs.PARTITION_BITS
-
-
-def hash_range(p: int, bits: int = _BITS) -> tuple[int, int]:
-    """The smallest and largest signed hash whose top ``bits`` bits (unsigned) are ``p``."""
-    lo = p << (64 - bits)
-    hi = lo + (1 << (64 - bits)) - 1
-    return (lo - (1 << 64) if lo >= 1 << 63 else lo), (hi - (1 << 64) if hi >= 1 << 63 else hi)
-
 
 def _hashes(values) -> dict:
     import numpy as np
