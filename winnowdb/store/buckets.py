@@ -9,11 +9,13 @@ as many rows as the 40 emptiest together, and an add's transaction for it grew w
 the kept hashes' distribution puts 1/64 of them each: ``1 - (1 - x) ** SKEW`` of a hash's position
 ``x`` in the signed range (window minima of w hashes crowd the low end about as the minimum of
 ``(w + 1) / 2`` uniform values would; ``SKEW`` 5 sits between code's w 8 and prose's w 12, and
-keeps the fullest bucket within 1.5x the mean for both). Any cut is correct (the buckets cover
-every hash once, in order); a good one keeps them near equal.
+keeps the fullest bucket within 1.5x the mean for both), rounded to a multiple of 2**48 from the
+smallest hash so that a hash's top 16 bits give its bucket (one table lookup). Any cut is correct
+(the buckets cover every hash once, in order); a good one keeps them near equal.
 """
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -27,8 +29,7 @@ _MIN = -(1 << 63)
 
 
 def _bounds() -> list[int]:
-    cuts = [_MIN + int((1 << 64) * (1.0 - (1.0 - p / BUCKETS) ** (1.0 / SKEW))) for p in range(BUCKETS)]
-    cuts[0] = _MIN
+    cuts = [_MIN + (int((1 << 16) * (1.0 - (1.0 - p / BUCKETS) ** (1.0 / SKEW))) << 48) for p in range(BUCKETS)]
     out = cuts + [1 << 63]
     assert all(a < b for a, b in zip(out, out[1:]))
     return out
@@ -42,17 +43,25 @@ if TYPE_CHECKING:
 
 
 @lru_cache(maxsize=1)
-def _inner() -> np.ndarray:
+def _table() -> np.ndarray:
+    """The bucket of each value of a hash's top 16 bits (as an offset from the smallest hash):
+    every cut is a multiple of 2**48 from it, so those bits decide the bucket."""
     import numpy as np
 
-    return np.array(BOUNDS[1:-1], dtype=np.int64)
+    starts = np.array([(b - _MIN) >> 48 for b in BOUNDS[1:-1]], dtype=np.int64)
+    return np.searchsorted(starts, np.arange(1 << 16), side="right").astype(np.uint8)
 
 
 def bucket_of(hashes: np.ndarray) -> np.ndarray:
     """The bucket (0 .. BUCKETS - 1, uint8) of each signed 64-bit hash."""
     import numpy as np
 
-    return np.searchsorted(_inner(), np.asarray(hashes, dtype=np.int64), side="right").astype(np.uint8)
+    h = np.ascontiguousarray(hashes, dtype=np.int64)
+    if sys.byteorder == "little":  # the top 16 bits of each hash, without shifting 64-bit values
+        top = h.view(np.uint16)[3::4] ^ np.uint16(0x8000)
+    else:
+        top = ((h.view(np.uint64) >> np.uint64(48)) ^ np.uint64(0x8000)).astype(np.uint16)
+    return _table()[top]
 
 
 def hash_range(p: int) -> tuple[int, int]:

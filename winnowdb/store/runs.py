@@ -155,13 +155,16 @@ class FingerprintRun:
 
     def _finish_pending(self, result: RunResult) -> None:
         store = self.store
-        keep = _DocSet(store.columns("pending_documents")["doc"])
-        stored = []  # the buckets that have rows
+        docs = store.columns("pending_documents")
+        keep = _DocSet(docs["doc"])
+        counted_later = _DocSet(docs["doc"][docs["hashes"] < 0])  # huge: no first-of-hash mask
+        stored = {}  # bucket -> its repeated rows
         for p in range(_N):
             part = self._partition(p, keep)
             if part and part["hash"].shape[0]:
                 insert_part(store, {name: part[name] for name, _ in COLUMNS})
-                stored.append(p)
+                again = ~part["first"] & ~counted_later.contains(part["doc"])
+                stored[p] = {"hash": part["hash"][again], "doc": part["doc"][again]}
             del part
         indexed = index_pending(store, stored)
         result.documents, result.replaced = indexed.documents, indexed.replaced
@@ -198,24 +201,33 @@ class FingerprintRun:
         self.close()
 
 
-def index_pending(store, buckets: list[int]) -> RunResult:
+def index_pending(store, buckets: dict[int, dict]) -> RunResult:
     """One transaction: the pending documents, whose rows of ``buckets`` are stored, become
     indexed documents (replacing the older versions of their files), and the statistics count
-    their rows."""
+    their rows. ``buckets`` maps each bucket stored to its repeated rows: numpy columns hash and
+    doc of every row that repeats a (hash, doc) row before it (a hash found twice in a document;
+    few), which the statistics must not count twice."""
     result = RunResult()
     with store.transaction() as con:
         docs = store.columns("pending_documents")
         result.documents = int(docs["doc"].shape[0])
         replaced = docs["replaces"][docs["replaces"] >= 0].astype(np.int32)
         result.replaced = int(replaced.shape[0])
-        update = stats.Update(store, docs["doc"].astype(np.int32), replaced=replaced, rewritten=False)
+        new_docs = docs["doc"].astype(np.int32)
+        update = stats.Update(store, new_docs, replaced=replaced, rewritten=False)
         update.before()  # reads the statistics of what changes, before anything does
         stats.remove_rows(store, replaced)
-        for p in buckets:  # while the documents are pending, their rows do not count
-            low, high = hash_range(p)
-            rows = store.columns("pending_bucket_rows", low=low, high=high)
-            rows["first"] = np.ones(rows["hash"].shape[0], dtype=np.bool_)  # distinct (hash, doc)
-            update.partition(p, rows)
+        if new_docs.shape[0]:
+            pending = _DocSet(new_docs)
+            first, last = int(new_docs.min()), int(new_docs.max())
+            for p, repeated in buckets.items():  # while the documents are pending, their rows do not count
+                low, high = hash_range(p)
+                rows = store.columns("pending_bucket_rows", low=low, high=high, first_doc=first, last_doc=last)
+                mine = pending.contains(rows["doc"])
+                if not mine.all():
+                    rows = {k: v[mine] for k, v in rows.items()}
+                rows["first"] = np.ones(rows["hash"].shape[0], dtype=np.bool_)
+                update.partition(p, rows, repeated=repeated)
         con.execute(sqlfiles.load("pending_documents_move"))
         for p in buckets:
             update.stored(p)

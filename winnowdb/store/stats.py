@@ -104,9 +104,11 @@ class Update:
             self.fast[docs - self.base] = info["fast"].astype(bool)
             self.new_boilerplate = bool((~info["ordinary"].astype(bool)).any())
 
-    def partition(self, p: int, rows: dict) -> None:
+    def partition(self, p: int, rows: dict, repeated: dict | None = None) -> None:
         """Bring the statistics of bucket ``p``'s hashes up to date for ``rows`` (not counted yet:
-        see the class docstring); those counted exactly are finished by ``stored(p)``."""
+        see the class docstring); those counted exactly are finished by ``stored(p)``.
+        ``repeated`` (columns hash, doc): rows of ``rows`` marked first that repeat a (hash, doc)
+        row, each counted once less."""
         import numpy as np
 
         store = self.store
@@ -122,6 +124,13 @@ class Update:
             fast_rows &= ~np.isin(h, exact, assume_unique=False)
         if fast_rows.any():
             u, counts = np.unique(h[fast_rows], return_counts=True)
+            if repeated is not None and repeated["hash"].shape[0]:
+                r_at = repeated["doc"].astype(np.int64) - self.base
+                rh = repeated["hash"][self.fast[r_at] & self.ordinary[r_at]]
+                if exact.shape[0]:
+                    rh = rh[~np.isin(rh, exact)]
+                ru, rc = np.unique(rh, return_counts=True)
+                counts[np.searchsorted(u, ru)] -= rc
             old_h, old_df = _df_of(store, u, low, high)
             df = counts.astype(np.int64)
             at_old = np.searchsorted(u, old_h)
