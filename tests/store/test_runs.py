@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import duckdb
+import pytest
 
 import winnowdb
 from winnowdb.store import runs
@@ -47,13 +48,15 @@ def _content(db: Path) -> dict:
         con.close()
 
 
-def test_an_add_stopped_between_buckets_is_invisible_and_finished_by_the_next(tmp_path, monkeypatch):
+@pytest.mark.parametrize("arrow_rows", [runs.ARROW_ROWS, 1])  # buckets as numpy columns, as Arrow tables
+def test_an_add_stopped_between_buckets_is_invisible_and_finished_by_the_next(tmp_path, monkeypatch, arrow_rows):
     corpus = _corpus(tmp_path / "corpus")
     ref = tmp_path / "ref.duckdb"
-    with winnowdb.open(ref) as idx:
+    with winnowdb.open(ref) as idx:  # buckets of a few hundred rows: numpy columns
         assert idx.add([corpus], jobs=1).added == 40
         ref_pairs = idx.pairs(top=0)
     assert ref_pairs, "no copies found: the test would check nothing"
+    monkeypatch.setattr(runs, "ARROW_ROWS", arrow_rows)
 
     db = tmp_path / "stopped.duckdb"
     stored = []
@@ -68,7 +71,7 @@ def test_an_add_stopped_between_buckets_is_invisible_and_finished_by_the_next(tm
     monkeypatch.setattr(runs, "insert_part", stop_at_the_third_bucket)
     with winnowdb.open(db) as idx:
         summary = idx.add([corpus], jobs=1)
-    monkeypatch.undo()
+    monkeypatch.setattr(runs, "insert_part", insert_part)
     assert summary.interrupted and len(stored) == 2 and all(stored)
 
     con = duckdb.connect(str(db), read_only=True)

@@ -32,7 +32,7 @@ from . import sqlfiles, stats
 from .buckets import BUCKETS, bucket_of, hash_range, sort_key
 
 __all__ = ["FingerprintRun", "RunResult", "insert_part", "index_pending", "drop_pending_rows",
-           "COLUMNS", "SPILL_ROWS", "SPILL_PREFIX"]
+           "COLUMNS", "SPILL_ROWS", "SPILL_PREFIX", "ARROW_ROWS"]
 
 #: the columns of a fingerprint row, in the fingerprints table's order, with their dtypes
 COLUMNS = (("hash", np.int64), ("doc", np.int32), ("pos", np.int32), ("start_offset", np.int32),
@@ -235,10 +235,21 @@ def index_pending(store, buckets: dict[int, dict]) -> RunResult:
     return result
 
 
+#: a bucket of at least this many rows is handed to DuckDB as an Arrow table: appended in about
+#: two thirds of the time numpy columns take (40M rows: 3.5-5.1 s against 5.6-6.4 s), but the
+#: first one makes DuckDB import pandas (0.25 s), which a small add should not pay
+ARROW_ROWS = 500_000
+
+
 def insert_part(store, columns: dict) -> None:
     """Store one bucket of an add's fingerprint rows (numpy columns, ``COLUMNS``), in a
     transaction of its own; the rows belong to documents still pending."""
-    with store.transaction() as con, store.relations(new_fingerprints=columns):
+    table: object = columns
+    if int(columns["hash"].shape[0]) >= ARROW_ROWS:
+        import pyarrow as pa
+
+        table = pa.table(columns)  # the same buffers, not a copy
+    with store.transaction() as con, store.relations(new_fingerprints=table):
         con.execute(sqlfiles.load("insert_fingerprints"))
 
 
