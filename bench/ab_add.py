@@ -14,7 +14,6 @@ peak memory (workers are smaller). Works with any tree whose ``Index.add`` takes
 """
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import shlex
@@ -28,7 +27,7 @@ sys.path.insert(0, str(HERE))
 
 from corpora import ensure_corpus  # noqa: E402
 from machine_info import describe  # noqa: E402
-from measure import describe_winnowdb, winnowdb_cli  # noqa: E402
+from measure import ab_arguments, describe_winnowdb, report, winnowdb_cli  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -54,14 +53,7 @@ FIELDS = ("reading", "storing", "closing", "total", "cpu_main", "cpu_workers", "
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("old", type=Path)
-    ap.add_argument("new", type=Path)
-    ap.add_argument("--corpus", default="generated100000")
-    ap.add_argument("--data", type=Path, default=Path("/tmp/bench-data"))
-    ap.add_argument("--runs", type=int, default=2)
-    ap.add_argument("--out", type=Path, default=None)
-    args = ap.parse_args()
+    args = ab_arguments(__doc__.split("\n\n")[0], corpus="generated100000", runs=2).parse_args()
     corpus = ensure_corpus(args.data, args.corpus)
     started = dt.datetime.now(dt.timezone.utc)
     got: dict[str, list[dict]] = {"old": [], "new": []}
@@ -88,10 +80,7 @@ def main() -> None:
             f"{statistics.median(r[f] for r in got[label]):,.1f}" for f in FIELDS) + " |")
     ended = dt.datetime.now(dt.timezone.utc)
     lines += ["", f"Finished {ended:%H:%M} UTC; {describe().split('; ')[-1]}.", ""]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        args.out.write_text(text)
+    report(lines, args.out)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ copy and its source), each a fresh process. Medians of wall time, CPU time and p
 """
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import shlex
 import statistics
@@ -26,7 +25,7 @@ sys.path.insert(0, str(HERE))
 
 from corpora import ensure_corpus, read_copies  # noqa: E402
 from machine_info import describe  # noqa: E402
-from measure import describe_winnowdb, fresh_db, run, winnowdb_cli  # noqa: E402
+from measure import ab_arguments, describe_winnowdb, fresh_db, report, run, winnowdb_cli  # noqa: E402
 
 COMMANDS = ("add", "pairs --top 10", "stats", "query DOC", "compare DOC SOURCE")
 
@@ -46,14 +45,7 @@ def one_run(tree: Path, label: str, corpus: Path, doc: Path, src: Path, data: Pa
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("old", type=Path)
-    ap.add_argument("new", type=Path)
-    ap.add_argument("--corpus", default="generated10000")
-    ap.add_argument("--data", type=Path, default=Path("/tmp/bench-data"))
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--out", type=Path, default=None)
-    args = ap.parse_args()
+    args = ab_arguments(__doc__.split("\n\n")[0], corpus="generated10000", runs=3).parse_args()
     corpus = ensure_corpus(args.data, args.corpus)
     copies = read_copies(args.data / f"{args.corpus}.copies.csv")
     target, source = copies[len(copies) // 2]
@@ -83,10 +75,7 @@ def main() -> None:
                      f"{nw / ow:.2f} | {oo:.2f} / {no:.2f} |")
     ended = dt.datetime.now(dt.timezone.utc)
     lines += ["", f"Finished {ended:%H:%M} UTC; {describe().split('; ')[-1]}.", ""]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        args.out.write_text(text)
+    report(lines, args.out)
 
 
 if __name__ == "__main__":

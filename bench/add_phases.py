@@ -27,6 +27,7 @@ sys.path.insert(0, str(HERE))
 
 from corpora import ensure_corpus  # noqa: E402
 from machine_info import describe  # noqa: E402
+from measure import report  # noqa: E402
 
 
 def _status(field: str) -> int:
@@ -94,10 +95,7 @@ def main() -> None:
              f"{_status('VmHWM'):,} MB",
              f"- {parts['n']} buckets stored, {parts['rows']:,} rows, {parts['seconds']:.2f} s in their inserts", "",
              *rows, ""]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        args.out.write_text(text)
+    report(lines, args.out)
 
 
 if __name__ == "__main__":

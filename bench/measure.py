@@ -1,6 +1,7 @@
 """Run one command as a fresh process and measure it: wall time, CPU time, peak memory, load.
 
-Shared by bench/ingest.py and bench/scale.py (import it; it has no command line of its own).
+Shared by the bench scripts (import it; it has no command line of its own): bench/ingest.py, bench/scale.py,
+the A/B scripts (ab_arguments, report).
 
 Each measured command runs under ``/usr/bin/time -f`` when that exists (GNU time: the peak
 resident memory of the largest process of the command's tree, ``ru_maxrss`` as the issues
@@ -163,3 +164,25 @@ def disk_mb(path: Path) -> float:
 def count_lines(path: Path) -> int:
     with open(path, "rb") as fh:
         return sum(1 for _ in fh)
+
+
+def ab_arguments(description: str, *, corpus: str, runs: int):
+    """The command line every A/B script shares: OLD and NEW trees, --corpus, --data, --runs, --out."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("old", type=Path)
+    ap.add_argument("new", type=Path)
+    ap.add_argument("--corpus", default=corpus)
+    ap.add_argument("--data", type=Path, default=Path("/tmp/bench-data"))
+    ap.add_argument("--runs", type=int, default=runs)
+    ap.add_argument("--out", type=Path, default=None)
+    return ap
+
+
+def report(lines: list[str], out: Path | None) -> None:
+    """Print a benchmark's markdown report, and write it to ``out`` when given."""
+    text = "\n".join(lines)
+    print(text)
+    if out:
+        out.write_text(text)
