@@ -22,8 +22,10 @@ __all__ = ["write_batch", "remove_documents", "bulk_writes", "memory_bytes", "BU
 BULK_CHECKPOINT_MB = 256
 #: the most memory DuckDB's buffer manager may keep during a bulk write (its default is 80% of
 #: the machine's memory, filled with blocks just written, which a write never reads again: an add
-#: of 100,000 documents kept 1 GB of them); what does not fit is evicted, or spilled to disk
-BULK_MEMORY_MB = 512
+#: of 100,000 documents kept 1 GB of them); what does not fit is evicted, or spilled to disk.
+#: 100,000 documents: peak 940 MB at 384, 1,077 MB at 512, each a few seconds slower than the
+#: last (the statistics read an add's rows back, from disk once evicted; bench/RESULTS.md)
+BULK_MEMORY_MB = 384
 
 _UNITS = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
           "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50}
