@@ -41,3 +41,15 @@ def test_bulk_writes_never_raises_a_lower_limit(tmp_path):
         store.connection.execute("SET memory_limit = '100MB'")
         with bulk_writes(store):
             assert memory_bytes(_setting(store, "memory_limit")) <= 100_000_000
+
+
+def test_bulk_writes_leave_room_for_the_largest_value(tmp_path):
+    # storing a 200 MB text took DuckDB two blocks of its size: a fixed cap made a huge file an
+    # "Out of Memory Error" (tests/reliability/test_big.py stores one)
+    with winnowdb.open(tmp_path / "i.duckdb") as idx:
+        store = idx.store
+        store.connection.execute("SET memory_limit = '8GB'")
+        with bulk_writes(store, largest_value=300 * 2**20):
+            assert memory_bytes(_setting(store, "memory_limit")) >= 4 * 300 * 2**20
+        with bulk_writes(store):
+            assert memory_bytes(_setting(store, "memory_limit")) <= BULK_MEMORY_MB * 2**20

@@ -105,9 +105,11 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         """Read, fingerprint and commit every file, in order."""
         nonlocal next_id, batch
         # the writer is left first: its last commit is done (or failed) before workers stop;
-        # bulk_writes: the batches' log is checkpointed into the file once, not every 16 MB
-        with bulk_writes(store), prepared_stream(tasks, jobs if jobs is not None else default_jobs(),
-                                                   sum(sizes.values()), store) as stream, writer:
+        # bulk_writes: the batches' log is checkpointed into the file once, not every 16 MB, and
+        # DuckDB's memory is capped, with room for the largest file's text
+        jobs_n = jobs if jobs is not None else default_jobs()
+        with bulk_writes(store, largest_value=max(sizes.values(), default=0)), \
+                prepared_stream(tasks, jobs_n, sum(sizes.values()), store) as stream, writer:
             for task, submission, label, prep in zip(tasks, submissions, labels, stream):
                 spath = task[0]
                 old = existing.get(spath)

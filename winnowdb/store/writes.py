@@ -14,7 +14,8 @@ from contextlib import contextmanager
 
 from . import sqlfiles, stats
 
-__all__ = ["write_batch", "remove_documents", "bulk_writes", "memory_bytes", "BULK_CHECKPOINT_MB", "BULK_MEMORY_MB"]
+__all__ = ["write_batch", "remove_documents", "bulk_writes", "memory_bytes", "BULK_CHECKPOINT_MB", "BULK_MEMORY_MB",
+           "VALUE_MEMORY_FACTOR", "VALUE_MEMORY_MARGIN_MB"]
 
 #: how much write-ahead log a bulk write lets build up before DuckDB checkpoints it into the
 #: file (DuckDB's default is 16 MB: an ``add`` of 25 MB of text checkpointed three times on the
@@ -41,11 +42,19 @@ def memory_bytes(setting: str) -> int | None:
         return None
 
 
+#: how many times its size in memory DuckDB may need to store one value (a huge document's text,
+#: as UTF-8: up to twice the bytes of a file in a legacy encoding; DuckDB held two blocks of its
+#: size when it stored a 200 MB text), and a margin for the rest
+VALUE_MEMORY_FACTOR = 4
+VALUE_MEMORY_MARGIN_MB = 128
+
+
 @contextmanager
-def bulk_writes(store):
+def bulk_writes(store, *, largest_value: int = 0):
     """Within the block, commits checkpoint less often (every ``BULK_CHECKPOINT_MB`` of log),
-    and DuckDB keeps at most ``BULK_MEMORY_MB`` of blocks in memory (never more than it was
-    allowed before).
+    and DuckDB keeps at most ``BULK_MEMORY_MB`` of blocks in memory, or enough for the largest
+    value the block writes (``largest_value`` bytes: a file an add stores the text of), and
+    never more than it was allowed before.
 
     Every commit is still durable: DuckDB writes it to the write-ahead log before COMMIT
     returns, and replays the log when the file is next opened, so a crash or kill loses
@@ -57,7 +66,8 @@ def bulk_writes(store):
     if store.read_only or store.is_memory:
         yield
         return
-    limit = int(BULK_MEMORY_MB) * 2**20
+    limit = max(int(BULK_MEMORY_MB) * 2**20,
+                VALUE_MEMORY_FACTOR * int(largest_value) + int(VALUE_MEMORY_MARGIN_MB) * 2**20)
     now = memory_bytes(str(store.connection.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]))
     if now is not None:
         limit = min(limit, now)
