@@ -2,8 +2,8 @@
 
 An ``add`` commits each batch of documents (their rows and original texts) to
 ``documents_pending`` in one transaction (``write_batch``), so an interrupted ``add`` keeps every
-batch that committed; their fingerprints are stored at the end, ordered by hash, in the one
-transaction that moves the documents into ``documents`` (``runs.FingerprintRun.finish``). Rows
+batch that committed; their fingerprints are stored at the end, ordered by hash, a bucket per
+transaction, and one more moves the documents into ``documents`` (``runs.FingerprintRun.finish``). Rows
 arrive as dicts of numpy columns (or Arrow data) that DuckDB scans in bulk; no row is inserted one
 by one. ``remove_documents`` deletes documents with their fingerprints and keeps the statistics
 exact (``stats``). Removed document ids are never given again (the highest is remembered in meta).
