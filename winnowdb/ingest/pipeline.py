@@ -5,10 +5,10 @@ normalized, fingerprinted (``prepare``, in worker processes) and their documents
 committed in batches of a few megabytes, each batch one transaction, by a writer thread while the
 next batch is being prepared (``batches``); their fingerprints are stored at the end, ordered by
 hash, a bucket of hashes per transaction, then one transaction makes the documents indexed
-(``store.runs``). Ctrl-C stops reading
-and stores what was read; a kill loses at most the batch not yet committed: the next ``add``
-fingerprints the committed documents again from their stored texts (``fold_pending``) before it
-reads anything, so running the same ``add`` again finishes the job.
+(``store.runs``). Ctrl-C stops reading and stores what was read; a kill loses at most the batch
+not yet committed: the next ``add`` fingerprints the committed documents again from their stored
+texts (``fold_pending``) before it reads anything, so running the same ``add`` again finishes the
+job.
 """
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ import numpy as np
 from . import sqlfiles, stats
 from .buckets import BUCKETS, bucket_of, hash_range, sort_key
 
-__all__ = ["FingerprintRun", "RunResult", "insert_part", "index_pending", "drop_pending_rows",
+__all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_pending", "drop_pending_rows",
            "COLUMNS", "SPILL_ROWS", "SPILL_PREFIX", "ARROW_ROWS"]
 
 #: the columns of a fingerprint row, in the fingerprints table's order, with their dtypes
@@ -183,8 +183,7 @@ class FingerprintRun:
                 part = self._partition(p, keep)
                 if part and part["hash"].shape[0]:
                     update.partition(p, part)
-                    with store.relations(new_fingerprints={name: part[name] for name, _ in COLUMNS}):
-                        con.execute(sqlfiles.load("insert_fingerprints"))
+                    insert_rows(store, {name: part[name] for name, _ in COLUMNS})
                     update.stored(p)
             update.after()
 
@@ -241,16 +240,23 @@ def index_pending(store, buckets: dict[int, dict]) -> RunResult:
 ARROW_ROWS = 500_000
 
 
-def insert_part(store, columns: dict) -> None:
-    """Store one bucket of an add's fingerprint rows (numpy columns, ``COLUMNS``), in a
-    transaction of its own; the rows belong to documents still pending."""
+def insert_rows(store, columns: dict) -> None:
+    """Append fingerprint rows (numpy columns, ``COLUMNS``) inside the caller's transaction; as
+    an Arrow table from ``ARROW_ROWS`` rows on."""
     table: object = columns
     if int(columns["hash"].shape[0]) >= ARROW_ROWS:
         import pyarrow as pa
 
         table = pa.table(columns)  # the same buffers, not a copy
-    with store.transaction() as con, store.relations(new_fingerprints=table):
-        con.execute(sqlfiles.load("insert_fingerprints"))
+    with store.relations(new_fingerprints=table):
+        store.connection.execute(sqlfiles.load("insert_fingerprints"))
+
+
+def insert_part(store, columns: dict) -> None:
+    """Store one bucket of an add's fingerprint rows (numpy columns, ``COLUMNS``), in a
+    transaction of its own; the rows belong to documents still pending."""
+    with store.transaction():
+        insert_rows(store, columns)
 
 
 def drop_pending_rows(store) -> None:
