@@ -1,7 +1,8 @@
 """Start-up cost of the CLI: what a command imports, checked structurally (not timed).
 
 The CLI runs many times a day, so commands that only read the index must not pay for modules
-they do not use: numpy and the fingerprinting code (only writers need them), pandas (any Arrow
+they do not use: numpy and the fingerprinting code (only writers need them), numba (~0.3 s: only
+an add of megabytes loads the compiled kernels, fingerprint/compiled.py), pandas (any Arrow
 object handed to DuckDB imports it: 0.3-0.4 s) and pydantic (typer 0.29 imports it to coerce
 every option: 0.1 s; pyproject.toml keeps typer below 0.29 for that reason).
 """
@@ -13,7 +14,7 @@ import sys
 
 import pytest
 
-HEAVY = ("duckdb", "numpy", "pandas", "pyarrow", "pydantic", "jinja2", "winnowdb.fingerprint")
+HEAVY = ("duckdb", "numpy", "pandas", "pyarrow", "pydantic", "jinja2", "winnowdb.fingerprint", "numba")
 
 _PROBE = """
 import json, sys
@@ -64,4 +65,4 @@ def test_fingerprinting_commands_import_numpy_but_not_pandas_or_pydantic(tmp_pat
         target = corpus / "essays"
     imported = heavy_imports(command, str(target), "--db", str(db))
     assert "numpy" in imported and "winnowdb.fingerprint" in imported  # the probe sees what they load
-    assert not {"pandas", "pydantic"} & set(imported)
+    assert not {"pandas", "pydantic", "numba"} & set(imported)  # a small add, a query: numpy only

@@ -28,6 +28,11 @@ pass ran slower than in blocks of 2**16 units (bench/results/batch_fingerprint.m
 
 Every output equals the per-document path's, bit for bit (tests/fingerprint/test_batch.py). The
 cached powers of ``BASE`` (``hashing.powers``) grow to the length of the largest block.
+
+``compiled=True`` (``add`` on a big input) runs robust winnowing and the simhashes through the
+compiled loops of ``fingerprint.kernels`` instead (numba: one loop per document rather than a few
+dozen numpy passes per character; the same output, tests/fingerprint/test_kernels.py), when
+``compiled.compiled_kernels()`` finds them usable.
 """
 from __future__ import annotations
 
@@ -35,6 +40,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .compiled import compiled_kernels
 from .hashing import fmix64, mixed_units, powers, splitmix64
 from .simhash import FEATURE_GRAM, FEATURE_SALT
 from .winnow import Fingerprints, robust_ties, window_minima
@@ -226,14 +232,18 @@ def winnow_many(hashes: np.ndarray, offsets: np.ndarray, w: int, robust: bool = 
 
 
 def fingerprint_many(docs: Sequence, k: int, w: int, salt: int = 0, selection: str = "winnow", m: int = 1,
-                     robust: bool = True) -> list[Fingerprints]:
+                     robust: bool = True, compiled: bool = False) -> list[Fingerprints]:
     """``winnow.fingerprint(doc, k, w, salt=salt, selection=selection, m=m, robust=robust)`` of
-    each normalized document (``normalize.units.Normalized``), in one pass over the batch.
+    each normalized document (``normalize.units.Normalized``), in one pass over the batch
+    (robust winnowing through ``fingerprint.kernels`` when ``compiled`` and they are usable).
 
     The arrays of a result are views of arrays shared by its block of documents."""
     if k < 1:
         raise ValueError("k must be at least 1")
     _check(selection, w, m)
+    kernels = compiled_kernels() if compiled and selection == "winnow" and robust else None
+    if kernels is not None:
+        return _fingerprint_compiled(kernels, docs, k, w, salt)
     lengths = np.fromiter((len(d.units) for d in docs), dtype=np.int64, count=len(docs))
     out = []
     for a, b in _blocks(_offsets(lengths)):
@@ -249,6 +259,22 @@ def fingerprint_many(docs: Sequence, k: int, w: int, salt: int = 0, selection: s
             lo, hi = bounds[i], bounds[i + 1]
             p = pos[lo:hi]
             out.append(Fingerprints(hash=chosen[lo:hi], pos=p, start=doc.start[p], stop=doc.stop[last[lo:hi]]))
+    return out
+
+
+def _fingerprint_compiled(kernels, docs: Sequence, k: int, w: int, salt: int) -> list[Fingerprints]:
+    """``fingerprint_many`` (robust winnowing) through ``kernels.winnow_docs``, the whole batch in one call."""
+    if not len(docs):
+        return []
+    units, uoff = concat_units([d.units for d in docs])
+    pos, hashes, counts = kernels.winnow_docs(mixed_units(units, salt), uoff, k, w)
+    bounds = _offsets(counts).tolist()
+    last = pos + (k - 1)
+    out = []
+    for i, doc in enumerate(docs):
+        lo, hi = bounds[i], bounds[i + 1]
+        p = pos[lo:hi]
+        out.append(Fingerprints(hash=hashes[lo:hi], pos=p, start=doc.start[p], stop=doc.stop[last[lo:hi]]))
     return out
 
 
@@ -348,8 +374,15 @@ def bit_votes_many(features: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return votes.transpose(0, 2, 1).reshape(docs, 64)
 
 
-def simhash_many(units_list: Sequence[np.ndarray]) -> list[int]:
-    """``simhash.units_simhash(units)`` of each document (signed 64-bit ints; 0 for no units)."""
+def simhash_many(units_list: Sequence[np.ndarray], compiled: bool = False) -> list[int]:
+    """``simhash.units_simhash(units)`` of each document (signed 64-bit ints; 0 for no units);
+    through ``fingerprint.kernels`` when ``compiled`` and they are usable."""
+    kernels = compiled_kernels() if compiled else None
+    if kernels is not None:
+        if not len(units_list):
+            return []
+        units, uoff = concat_units(units_list)
+        return kernels.simhash_docs(mixed_units(units, FEATURE_SALT), uoff).tolist()
     lengths = np.fromiter((u.shape[0] for u in units_list), dtype=np.int64, count=len(units_list))
     out: list[int] = []
     for a, b in _blocks(_offsets(lengths)):

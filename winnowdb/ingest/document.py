@@ -70,11 +70,12 @@ def fingerprint_source(text: str, settings: Mapping[str, str], *, path: str | No
 
 
 def fingerprint_sources(texts: list[str], settings: Mapping[str, str], paths: list[str | None], *,
-                        language: str | None = None) -> list[tuple[str, object, Fingerprints] | ValueError]:
+                        language: str | None = None,
+                        compiled: bool = False) -> list[tuple[str, object, Fingerprints] | ValueError]:
     """``fingerprint_source`` of many texts (not boilerplate), the documents of each normalizer
-    fingerprinted in one pass (``fingerprint.batch.fingerprint_many``: the same rows, bit for
-    bit). Each item is (normalizer name, Normalized, Fingerprints), or the ValueError
-    ``fingerprint_source`` would raise for that text."""
+    fingerprinted in one pass (``fingerprint.batch.fingerprint_many``, through its compiled
+    kernels when ``compiled``: the same rows, bit for bit). Each item is (normalizer name,
+    Normalized, Fingerprints), or the ValueError ``fingerprint_source`` would raise for that text."""
     from ..fingerprint.batch import fingerprint_many
 
     settings = settings if isinstance(settings, IndexSettings) else IndexSettings(settings)
@@ -93,18 +94,20 @@ def fingerprint_sources(texts: list[str], settings: Mapping[str, str], paths: li
     for family, members in groups.items():
         k, w = settings.kw(family)
         fps = fingerprint_many([norms[i][2] for i in members], k, w, salt=settings.salt(family),
-                               selection=settings.selection, m=settings.mod_m)
+                               selection=settings.selection, m=settings.mod_m, compiled=compiled)
         for i, f in zip(members, fps):
             out[i] = (norms[i][0], norms[i][2], f)
     return out
 
 
-def document_simhashes(texts: list[str], normalized: list) -> list[int]:
-    """``document_simhash`` of many documents in one pass (``fingerprint.batch.simhash_many``);
-    ``normalized[i]`` as ``document_simhash`` takes it (or None)."""
+def document_simhashes(texts: list[str], normalized: list, compiled: bool = False) -> list[int]:
+    """``document_simhash`` of many documents in one pass (``fingerprint.batch.simhash_many``,
+    through its compiled kernels when ``compiled``); ``normalized[i]`` as ``document_simhash``
+    takes it (or None)."""
     from ..fingerprint.batch import simhash_many
 
-    return simhash_many([n.units if n is not None else text_units(t) for t, n in zip(texts, normalized)])
+    return simhash_many([n.units if n is not None else text_units(t) for t, n in zip(texts, normalized)],
+                        compiled=compiled)
 
 
 def document_simhash(text: str, normalized=None) -> int:

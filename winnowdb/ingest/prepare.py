@@ -7,11 +7,13 @@ big enough to pay for them, and hands the results back in task order.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from ..fingerprint.compiled import compiled_kernels
 from . import segmented
 from .document import document_simhash, document_simhashes, fingerprint_source, fingerprint_sources, normalized_hash
 from .read import Skipped, Source, read_source
@@ -84,11 +86,12 @@ def _finished(path: str, src: Source, normalizer: str, norm, fps, simhash: int) 
                     units=len(norm), fps=fps, first=first, hashes=hashes, simhash=simhash)
 
 
-def prepare_chunk(tasks: list[tuple], in_worker: bool = True) -> list[Prepared]:
+def prepare_chunk(tasks: list[tuple], in_worker: bool = True, compiled: bool = False) -> list[Prepared]:
     """``prepare`` of several task tuples: the files are read one by one, then the documents
     (not boilerplate) are fingerprinted and simhashed together, one pass per normalizer
-    (``document.fingerprint_sources``, ``document_simhashes``: the same rows as ``prepare``'s, bit
-    for bit). In a worker process, one message each way per chunk, not per file."""
+    (``document.fingerprint_sources``, ``document_simhashes``, through the compiled kernels when
+    ``compiled``: the same rows as ``prepare``'s, bit for bit). In a worker process, one message
+    each way per chunk, not per file."""
     out: list[Prepared | None] = [None] * len(tasks)
     batch: list[tuple[int, Source]] = []
     for i, task in enumerate(tasks):
@@ -106,10 +109,10 @@ def prepare_chunk(tasks: list[tuple], in_worker: bool = True) -> list[Prepared]:
         settings, language = tasks[0][1], tasks[0][2]
         texts = [src.text for _, src in batch]
         paths = [tasks[i][0] for i, _ in batch]
-        done = fingerprint_sources(texts, settings, paths, language=language)
+        done = fingerprint_sources(texts, settings, paths, language=language, compiled=compiled)
         normalized = [d[1] if not isinstance(d, ValueError) and d[0] == "text" else None for d in done]
         simhashes = document_simhashes([t if not isinstance(d, ValueError) else "" for t, d in zip(texts, done)],
-                                       normalized)
+                                       normalized, compiled=compiled)
         for (i, src), path, d, simhash in zip(batch, paths, done, simhashes):
             out[i] = _unreadable(path, d) if isinstance(d, ValueError) else _finished(path, src, *d, simhash)
     return cast("list[Prepared]", out)  # every task's place is filled above
@@ -163,8 +166,11 @@ def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None)
     stream is left (finished, interrupted or failed). While workers run, DuckDB (``store``) writes
     with one thread, leaving the other cores to them."""
     chunks = [tasks[i:i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
+    # the compiled kernels pay for loading numba (~0.3 s) on this much input; loaded here, before
+    # the workers start, so that they inherit them
+    compiled = total_bytes >= PARALLEL_MIN_BYTES and compiled_kernels() is not None
     if jobs <= 1 or len(tasks) < PARALLEL_MIN_FILES or total_bytes < PARALLEL_MIN_BYTES:
-        yield (prep for chunk in chunks for prep in prepare_chunk(chunk, in_worker=False))
+        yield (prep for chunk in chunks for prep in prepare_chunk(chunk, in_worker=False, compiled=compiled))
         return
     import multiprocessing as mp
 
@@ -177,6 +183,7 @@ def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None)
     context = next(m for m in ("fork", "forkserver", "spawn") if m in methods)
     if context == "forkserver":
         mp.get_context(context).set_forkserver_preload([__name__])
-    with OrderedPool(prepare_chunk, min(jobs, len(chunks)), context=context) as pool:
+    func = functools.partial(prepare_chunk, compiled=compiled)
+    with OrderedPool(func, min(jobs, len(chunks)), context=context) as pool:
         with store.threads(1) if store is not None else contextlib.nullcontext():
             yield (prep for chunk in pool.imap(chunks) for prep in chunk)

@@ -1,0 +1,177 @@
+"""The compiled kernels (fingerprint.kernels, numba) equal the numpy path, bit for bit (issue 19).
+
+Each kernel is checked against the per-document reference functions (``winnow.winnow``,
+``winnow.fingerprint``, ``simhash.units_simhash``) over random batches that mix empty documents,
+documents shorter than k, shorter than a window, long runs of one unit (``0000...``: every k-gram
+ties), small alphabets and unit ids past the mixing table. The winnowing step alone is driven with
+small integer hashes full of ties, since real 64-bit hashes tie only on repeated k-grams. And an
+``add`` through the kernels stores the same index as one through numpy (``WINNOWDB_KERNELS``).
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from winnowdb.fingerprint import compiled, kernels
+from winnowdb.fingerprint.batch import concat_units, fingerprint_many, simhash_many
+from winnowdb.fingerprint.compiled import compiled_kernels
+from winnowdb.fingerprint.simhash import units_simhash
+from winnowdb.fingerprint.winnow import fingerprint, winnow
+from winnowdb.normalize import normalize_as
+from winnowdb.normalize.text import text_units
+from winnowdb.normalize.units import Normalized
+
+from .test_batch import FIELDS, normalized, same, unit_docs
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_kernels_are_used(monkeypatch):
+    monkeypatch.delenv(compiled.KERNELS_ENV, raising=False)
+    assert compiled_kernels() is kernels
+    monkeypatch.setenv(compiled.KERNELS_ENV, "numpy")
+    assert compiled_kernels() is None
+
+
+@st.composite
+def tied_hashes(draw):
+    """Per-document hash arrays of a few small values (ties everywhere), some of them long runs."""
+    docs = []
+    for _ in range(draw(st.integers(0, 8))):
+        if draw(st.booleans()):
+            docs.append(draw(st.lists(st.integers(-2, 2), max_size=50)))
+        else:
+            runs = draw(st.lists(st.tuples(st.integers(0, 1), st.integers(1, 30)), max_size=5))
+            docs.append([v for v, r in runs for _ in range(r)])
+    return [np.array(d, dtype=np.int64) for d in docs]
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(docs=tied_hashes(), w=st.integers(1, 12))
+def test_select_docs_is_robust_winnowing_with_ties(docs, w):
+    hashes, offsets = concat_units(docs)
+    pos, chosen, counts = kernels.select_docs(hashes.astype(np.int64), offsets, w)
+    bounds = np.concatenate(([0], np.cumsum(counts)))
+    assert counts.shape == (len(docs),)
+    for i, h in enumerate(docs):
+        want = winnow(h, w)
+        got = pos[bounds[i]:bounds[i + 1]]
+        assert np.array_equal(got, want), (h.tolist(), w)
+        assert np.array_equal(chosen[bounds[i]:bounds[i + 1]], h[want])
+
+
+def test_select_docs_all_zero_hashes():
+    """The paper's robust case: a run of equal hashes keeps one selection per window it spans."""
+    h = np.zeros(40, dtype=np.int64)
+    for w in (1, 2, 4, 7, 40, 41):
+        pos, _, counts = kernels.select_docs(h, np.array([0, 40]), w)
+        assert np.array_equal(pos, winnow(h, w))
+    assert np.array_equal(kernels.select_docs(h, np.array([0, 40]), 4)[0], [3, 7, 11, 15, 19, 23, 27, 31, 35, 39])
+
+
+@SETTINGS
+@given(units_list=unit_docs(max_docs=10), k=st.integers(1, 9), w=st.integers(1, 8),
+       salt=st.sampled_from([0, 1, 0x22, 2**64 - 1]))
+def test_fingerprint_many_compiled_equals_fingerprint(units_list, k, w, salt):
+    docs = [normalized(u, i) for i, u in enumerate(units_list)]
+    got = fingerprint_many(docs, k, w, salt=salt, compiled=True)
+    assert len(got) == len(docs)
+    for i, (doc, g) in enumerate(zip(docs, got)):
+        want = fingerprint(doc, k, w, salt=salt)
+        for f in FIELDS:
+            assert same(getattr(g, f), getattr(want, f)), (i, len(doc), f, k, w)
+
+
+@pytest.mark.parametrize("normalizer,k,w", [("prose", 22, 12), ("text", 5, 4), ("words", 3, 2),
+                                            ("code:python", 12, 8)])
+def test_fingerprint_many_compiled_sample_corpus(normalizer, k, w):
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(SAMPLE.rglob("*")) if p.is_file()]
+    docs = [normalize_as(t, normalizer) for t in texts] + [normalize_as("0" * 300, normalizer)]
+    numpy_rows = fingerprint_many(docs, k, w, salt=7)
+    compiled_rows = fingerprint_many(docs, k, w, salt=7, compiled=True)
+    assert sum(len(f) for f in numpy_rows) > 100
+    for a, b in zip(numpy_rows, compiled_rows):
+        for f in FIELDS:
+            assert same(getattr(a, f), getattr(b, f))
+
+
+def test_fingerprint_many_compiled_only_for_robust_winnowing():
+    doc = Normalized(np.arange(30, dtype=np.uint64) % 4, np.arange(30), np.arange(1, 31))
+    for selection, robust in (("all", True), ("mod", True), ("winnow", False)):
+        got = fingerprint_many([doc], 3, 4, selection=selection, m=2, robust=robust, compiled=True)[0]
+        want = fingerprint(doc, 3, 4, selection=selection, m=2, robust=robust)
+        for f in FIELDS:
+            assert same(getattr(got, f), getattr(want, f))
+    assert fingerprint_many([], 5, 4, compiled=True) == []
+    with pytest.raises(ValueError):
+        kernels.winnow_docs(np.zeros(3, dtype=np.uint64), np.array([0, 3]), 0, 2)
+
+
+@SETTINGS
+@given(units_list=st.lists(st.one_of(
+    st.lists(st.integers(0, 3), max_size=12),
+    st.lists(st.integers(0, 2**40), max_size=600)), max_size=8))
+def test_simhash_many_compiled_equals_units_simhash(units_list):
+    arrays = [np.array(u, dtype=np.uint64) for u in units_list]
+    assert simhash_many(arrays, compiled=True) == [units_simhash(u) for u in arrays]
+
+
+def test_simhash_many_compiled_long_documents_and_ties():
+    """More than 255 features (the byte lanes flushed mid-document), and an even split of votes."""
+    rng = np.random.default_rng(3)
+    arrays = [rng.integers(0, 60, size=n).astype(np.uint64) for n in (0, 1, 3, 4, 5, 258, 259, 260, 5000)]
+    arrays.append(np.array([1, 2, 3, 4, 1, 2, 3, 4], dtype=np.uint64))
+    assert simhash_many(arrays, compiled=True) == [units_simhash(u) for u in arrays]
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(SAMPLE.rglob("*")) if p.is_file()]
+    units = [text_units(t) for t in texts]
+    assert simhash_many(units, compiled=True) == simhash_many(units)
+
+
+def _index_rows(db: Path) -> dict[str, list]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {
+            "fingerprints": con.execute("SELECT * FROM fingerprints ORDER BY ALL").fetchall(),
+            "documents": con.execute("SELECT path, fingerprints, hashes, simhash, normalized_hash "
+                                     "FROM documents ORDER BY path").fetchall(),
+            "shared": con.execute("SELECT * FROM shared_hashes ORDER BY ALL").fetchall(),
+        }
+    finally:
+        con.close()
+
+
+def test_add_through_kernels_stores_the_numpy_index(tmp_path, monkeypatch):
+    """An add big enough for the compiled path (and its worker processes) stores the same rows."""
+    import winnowdb
+    from winnowdb.ingest.prepare import PARALLEL_MIN_BYTES
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE, corpus / "sample")
+    rng = np.random.default_rng(5)
+    words = np.array("the of and a to in is was for on that with as by at from his her it an".split())
+    size = sum(p.stat().st_size for p in corpus.rglob("*") if p.is_file())
+    i = 0
+    while size < PARALLEL_MIN_BYTES + 200_000:
+        text = " ".join(rng.choice(words, size=int(rng.integers(50, 3000))))
+        (corpus / f"gen{i:04d}.txt").write_text(text)
+        size += len(text)
+        i += 1
+    rows = {}
+    for mode in ("numpy", "compiled"):
+        if mode == "numpy":
+            monkeypatch.setenv(compiled.KERNELS_ENV, "numpy")
+        else:
+            monkeypatch.delenv(compiled.KERNELS_ENV, raising=False)
+        db = tmp_path / f"{mode}.duckdb"
+        with winnowdb.open(db) as idx:
+            idx.add([corpus], jobs=2)
+        rows[mode] = _index_rows(db)
+    assert len(rows["numpy"]["documents"]) == i + sum(1 for p in SAMPLE.rglob("*") if p.is_file())
+    assert rows["numpy"] == rows["compiled"]

@@ -1,0 +1,37 @@
+"""Whether ``add``'s batch path runs the compiled kernels (``fingerprint.kernels``, numba) or numpy.
+
+The kernels are loaded once per process, on first use: numba imported and the kernels compiled
+(or loaded from numba's cache), so the cost falls on the add that needs them, before its worker
+processes start (they inherit the compiled code). ``WINNOWDB_KERNELS=numpy`` keeps the numpy
+path, which gives the same output: for comparisons, and the fallback when numba cannot import.
+"""
+from __future__ import annotations
+
+import os
+
+__all__ = ["KERNELS_ENV", "compiled_kernels"]
+
+#: set to ``numpy`` to keep ``add`` on the numpy path (for comparisons: the results are the same)
+KERNELS_ENV = "WINNOWDB_KERNELS"
+_KERNELS: dict[str, object] = {}
+
+
+def compiled_kernels():
+    """The ``fingerprint.kernels`` module, compiled (or loaded from numba's cache) and ready, or
+    None when numba cannot be imported or ``WINNOWDB_KERNELS=numpy`` is set. Call it before
+    starting worker processes, so that they inherit the compiled code."""
+    if os.environ.get(KERNELS_ENV, "").strip().lower() == "numpy":
+        return None
+    if "module" not in _KERNELS:
+        try:
+            from . import kernels
+        except ImportError:  # numba missing or broken: the numpy path gives the same output
+            _KERNELS["module"] = None
+        else:
+            import numpy as np
+
+            units = np.arange(8, dtype=np.uint64)
+            kernels.winnow_docs(units, np.array([0, 8], dtype=np.int64), 2, 2)  # compiled here
+            kernels.simhash_docs(units, np.array([0, 8], dtype=np.int64))
+            _KERNELS["module"] = kernels
+    return _KERNELS["module"]

@@ -1,0 +1,221 @@
+"""Compiled loops (numba) for the batch path of ``add``: k-gram hashes with robust winnowing, and
+simhashes, of many documents in one pass (issue 19).
+
+numpy runs each step of ``fingerprint.batch`` as a pass over the whole batch, a few dozen passes
+per character in all; here one loop per document does the same work in registers:
+
+* ``winnow_docs``: every k-gram's hash (the polynomial of ``hashing.kgram_hashes``, rolled one
+  unit at a time: drop the first unit, divide by ``BASE``, add the next unit times
+  ``BASE**(k-1)``, all modulo 2**64), then robust winnowing (the paper's Definition 3, as
+  ``winnow.winnow``): the selection stays on the previous one while it is in the window and no
+  smaller hash comes in; when it leaves, the window is scanned for its rightmost minimum. A
+  document shorter than a window gets the rightmost minimum of its hashes, one shorter than k
+  nothing. ``select_docs`` is the winnowing step alone, over hashes already computed.
+* ``simhash_docs``: the simhash features (``simhash.feature_hashes``: every 4-gram, or the whole
+  sequence when shorter), re-mixed by splitmix64, their bit votes counted in byte lanes (eight
+  bits of a word at a time, flushed every 255 features so no byte overflows), and the bits set
+  where more than half the features vote (``simhash.simhash_from_votes``).
+
+Both take the units already mixed (``hashing.mixed_units`` of the concatenated documents, a
+table lookup numpy does well) and the documents' boundaries. Their output equals the numpy
+path's bit for bit (tests/fingerprint/test_kernels.py). This module is imported only by
+``fingerprint.compiled``, when an add is big enough to pay for loading numba; ``fingerprint.batch``
+keeps the numpy path when numba cannot be imported or ``WINNOWDB_KERNELS=numpy`` is set.
+
+numba compiles these on first use and caches the machine code beside this file (or in numba's
+cache folder when that is not writable), so a later process loads it in milliseconds.
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .hashing import BASE, powers
+from .simhash import FEATURE_GRAM
+
+__all__ = ["winnow_docs", "select_docs", "simhash_docs"]
+
+_U64 = np.uint64
+_C27, _C30, _C31, _C33 = _U64(27), _U64(30), _U64(31), _U64(33)
+_M1, _M2 = _U64(0xFF51AFD7ED558CCD), _U64(0xC4CEB9FE1A85EC53)
+_S0, _S1, _S2 = _U64(0x9E3779B97F4A7C15), _U64(0xBF58476D1CE4E5B9), _U64(0x94D049BB133111EB)
+_LANES, _BYTE = _U64(0x0101010101010101), _U64(0xFF)
+_B = [pow(int(BASE), i, 1 << 64) for i in range(4)]
+_B1, _B2, _B3 = _U64(_B[1]), _U64(_B[2]), _U64(_B[3])
+_BASE = BASE
+_BASE_INV = powers(2)[1][1]
+
+
+def winnow_docs(x: np.ndarray, uoff: np.ndarray, k: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(pos, hashes, counts): each document's robust-winnowing selections, in order.
+
+    ``x`` is the mixed units (uint64) of the documents concatenated, document i being
+    ``x[uoff[i]:uoff[i + 1]]``. ``pos`` holds each selection's k-gram index in its document,
+    ``hashes`` its hash (int64), and ``counts[i]`` the number of document i's selections."""
+    if k < 1 or w < 1:
+        raise ValueError("k and w must be at least 1")
+    bk1 = _U64(pow(int(BASE), k - 1, 1 << 64))
+    return _winnow(np.ascontiguousarray(x, dtype=_U64), np.ascontiguousarray(uoff, dtype=np.int64),
+                   int(k), int(w), bk1)
+
+
+def select_docs(hashes: np.ndarray, offsets: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(pos, hashes, counts) as ``winnow_docs`` gives them, of hashes already computed (int64;
+    document i's are ``hashes[offsets[i]:offsets[i + 1]]``): the robust winnowing step alone."""
+    if w < 1:
+        raise ValueError("w must be at least 1")
+    return _select_all(np.ascontiguousarray(hashes, dtype=np.int64), np.ascontiguousarray(offsets, dtype=np.int64),
+                       int(w))
+
+
+def simhash_docs(x: np.ndarray, uoff: np.ndarray) -> np.ndarray:
+    """The simhash (int64) of each document from its units mixed with ``FEATURE_SALT``
+    (``x[uoff[i]:uoff[i + 1]]``; 0 for a document with no units)."""
+    if FEATURE_GRAM != 4:  # the kernel unrolls 4-grams
+        raise ValueError("simhash_docs computes 4-gram features")
+    return _simhash(np.ascontiguousarray(x, dtype=_U64), np.ascontiguousarray(uoff, dtype=np.int64))
+
+
+@numba.njit(cache=True, nogil=True)
+def _fmix(z):  # hashing.fmix64 of one value
+    z ^= z >> _C33
+    z *= _M1
+    z ^= z >> _C33
+    z *= _M2
+    z ^= z >> _C33
+    return z
+
+
+@numba.njit(cache=True, nogil=True)
+def _splitmix(z):  # hashing.splitmix64 of one value
+    z += _S0
+    z ^= z >> _C30
+    z *= _S1
+    z ^= z >> _C27
+    z *= _S2
+    z ^= z >> _C31
+    return z
+
+
+@numba.njit(cache=True, nogil=True)
+def _select(h, m, w, pos, out, n):  # pragma: no cover - compiled; its output is tested
+    """Robust winnowing of h[:m]: appends (index, hash) of each selection at pos[n:], out[n:]."""
+    if m < w:  # shorter than a window: the rightmost minimum of all
+        best = 0
+        for j in range(1, m):
+            if h[j] <= h[best]:
+                best = j
+        pos[n] = best
+        out[n] = h[best]
+        return n + 1
+    cur = -1
+    for j in range(w - 1, m):
+        first = j - w + 1
+        if cur < first:  # the selection left the window: its rightmost minimum
+            cur = first
+            for i in range(first + 1, j + 1):
+                if h[i] <= h[cur]:
+                    cur = i
+        elif h[j] < h[cur]:  # a smaller hash came in (an equal one keeps the selection)
+            cur = j
+        else:
+            continue
+        pos[n] = cur
+        out[n] = h[cur]
+        n += 1
+    return n
+
+
+@numba.njit(cache=True, nogil=True)
+def _select_all(hashes, offsets, w):  # pragma: no cover - compiled; its output is tested
+    docs = offsets.shape[0] - 1
+    counts = np.zeros(docs, np.int64)
+    pos = np.empty(hashes.shape[0], np.int64)
+    out = np.empty(hashes.shape[0], np.int64)
+    n = 0
+    for d in range(docs):
+        m = offsets[d + 1] - offsets[d]
+        if m > 0:
+            before = n
+            n = _select(hashes[offsets[d]:offsets[d + 1]], m, w, pos, out, n)
+            counts[d] = n - before
+    return pos[:n], out[:n], counts
+
+
+@numba.njit(cache=True, nogil=True)
+def _winnow(x, uoff, k, w, bk1):  # pragma: no cover - compiled; its output is tested
+    docs = uoff.shape[0] - 1
+    counts = np.zeros(docs, np.int64)
+    total = 0
+    longest = 1
+    for d in range(docs):
+        m = uoff[d + 1] - uoff[d] - k + 1
+        if m > 0:
+            total += m
+            longest = max(longest, m)
+    pos = np.empty(total, np.int64)
+    out = np.empty(total, np.int64)
+    h = np.empty(longest, np.int64)
+    kk = _U64(k)
+    n = 0
+    for d in range(docs):
+        a = uoff[d]
+        m = uoff[d + 1] - a - k + 1
+        if m <= 0:
+            continue
+        poly = _U64(0)
+        p = _U64(1)
+        for i in range(k):
+            poly += x[a + i] * p
+            p *= _BASE
+        h[0] = np.int64(_fmix(poly ^ kk))
+        for j in range(1, m):
+            poly = (poly - x[a + j - 1]) * _BASE_INV + x[a + j + k - 1] * bk1
+            h[j] = np.int64(_fmix(poly ^ kk))
+        before = n
+        n = _select(h, m, w, pos, out, n)
+        counts[d] = n - before
+    return pos[:n], out[:n], counts
+
+
+@numba.njit(cache=True, nogil=True)
+def _simhash(x, uoff):  # pragma: no cover - compiled; its output is tested
+    docs = uoff.shape[0] - 1
+    result = np.zeros(docs, np.int64)
+    votes = np.zeros(64, np.int64)
+    acc = np.zeros(8, np.uint64)
+    for d in range(docs):
+        a = uoff[d]
+        n = uoff[d + 1] - a
+        if n == 0:
+            continue
+        votes[:] = 0
+        features = 1 if n < 4 else n - 3
+        pending = 0
+        for j in range(features):
+            if n < 4:  # the whole sequence is one feature (hashing.kgram_hashes with k = n)
+                poly = x[a]
+                if n > 1:
+                    poly += x[a + 1] * _B1
+                if n > 2:
+                    poly += x[a + 2] * _B2
+                f = _fmix(poly ^ _U64(n))
+            else:
+                poly = x[a + j] + x[a + j + 1] * _B1 + x[a + j + 2] * _B2 + x[a + j + 3] * _B3
+                f = _fmix(poly ^ _U64(4))
+            z = _splitmix(f)
+            for b in range(8):
+                acc[b] += (z >> _U64(b)) & _LANES
+            pending += 1
+            if pending == 255 or j == features - 1:  # flush the byte lanes before one overflows
+                for b in range(8):
+                    for lane in range(8):
+                        votes[8 * lane + b] += np.int64((acc[b] >> _U64(8 * lane)) & _BYTE)
+                    acc[b] = _U64(0)
+                pending = 0
+        bits = _U64(0)
+        for i in range(64):
+            if 2 * votes[i] > features:
+                bits |= _U64(1) << _U64(i)
+        result[d] = np.int64(bits)
+    return result
