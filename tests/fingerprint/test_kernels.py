@@ -175,3 +175,32 @@ def test_add_through_kernels_stores_the_numpy_index(tmp_path, monkeypatch):
         rows[mode] = _index_rows(db)
     assert len(rows["numpy"]["documents"]) == i + sum(1 for p in SAMPLE.rglob("*") if p.is_file())
     assert rows["numpy"] == rows["compiled"]
+
+
+#: characters of every kind the prose normalizer tells apart: letters, digits, white space
+#: (ASCII and not), punctuation, symbols, combining marks, invisible format characters (the soft
+#: hyphen, zero-width joiner), a letter past the BMP, one that folds to two letters
+PROSE_CHARS = list("ab Z9 ,.-\n\t\r'\"") + ["\u00a0", "\u3000", "\u0301", "\u0308", "\u00ad", "\u200d", "\u2014",
+                                           "é", "日", "\u00a9", "ß", "\U0001d400", "€"]
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(st.sampled_from(PROSE_CHARS), max_size=60), strip_start=st.booleans(), strip_end=st.booleans())
+def test_prose_compiled_equals_numpy(text, strip_start, strip_end):
+    from winnowdb.normalize.prose import normalize_prose
+
+    want = normalize_prose(text, strip_start=strip_start, strip_end=strip_end)
+    got = normalize_prose(text, strip_start=strip_start, strip_end=strip_end, compiled=True)
+    for f in ("units", "start", "stop"):
+        assert same(getattr(got, f), getattr(want, f)), (text, f)
+
+
+def test_prose_compiled_sample_corpus():
+    from winnowdb.normalize.prose import normalize_prose
+
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(SAMPLE.rglob("*")) if p.is_file()]
+    texts += ["", " ", "  lead and trail  ", "--", "a\u0301\u00adb c\u200d, d"]
+    for text in texts:
+        want, got = normalize_prose(text), normalize_prose(text, compiled=True)
+        for f in ("units", "start", "stop"):
+            assert same(getattr(got, f), getattr(want, f)), (text[:40], f)

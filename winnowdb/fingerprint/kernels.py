@@ -15,6 +15,8 @@ per character in all; here one loop per document does the same work in registers
   sequence when shorter), re-mixed by splitmix64, their bit votes counted in byte lanes (eight
   bits of a word at a time, flushed every 255 features so no byte overflows), and the bits set
   where more than half the features vote (``simhash.simhash_from_votes``).
+* ``prose_units``: the ``prose`` normalizer's units of one text (``normalize.prose``) from its
+  characters' folds, in one pass that follows the runs of separators between words.
 
 Both take the units already mixed (``hashing.mixed_units`` of the concatenated documents, a
 table lookup numpy does well) and the documents' boundaries. Their output equals the numpy
@@ -33,7 +35,7 @@ import numpy as np
 from .hashing import BASE, powers
 from .simhash import FEATURE_GRAM
 
-__all__ = ["winnow_docs", "select_docs", "simhash_docs"]
+__all__ = ["winnow_docs", "select_docs", "simhash_docs", "prose_units"]
 
 _U64 = np.uint64
 _C27, _C30, _C31, _C33 = _U64(27), _U64(30), _U64(31), _U64(33)
@@ -66,6 +68,20 @@ def select_docs(hashes: np.ndarray, offsets: np.ndarray, w: int) -> tuple[np.nda
         raise ValueError("w must be at least 1")
     return _select_all(np.ascontiguousarray(hashes, dtype=np.int64), np.ascontiguousarray(offsets, dtype=np.int64),
                        int(w))
+
+
+def prose_units(single: np.ndarray, space: np.ndarray, mark: np.ndarray | None, strip_start: bool, strip_end: bool,
+                space_unit: int, mark_unit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(units, start, stop) of ``normalize.prose.normalize_prose`` on its fast path: ``single``
+    is each character's one folded letter (0: a separator), ``space`` whether it is white space,
+    ``mark`` whether it joins the word it is written in (None: no such character); a run of
+    separators gives ``mark_unit`` when it holds a separator that is neither, else
+    ``space_unit``, and a white run at the very start or end none when told to strip it."""
+    n = single.shape[0]
+    joins = np.zeros(0, dtype=np.bool_) if mark is None else np.ascontiguousarray(mark, dtype=np.bool_)
+    return _prose(np.ascontiguousarray(single, dtype=np.uint32), np.ascontiguousarray(space, dtype=np.bool_),
+                  joins, mark is not None and n > 0, bool(strip_start), bool(strip_end), _U64(space_unit),
+                  _U64(mark_unit))
 
 
 def simhash_docs(x: np.ndarray, uoff: np.ndarray) -> np.ndarray:
@@ -219,3 +235,51 @@ def _simhash(x, uoff):  # pragma: no cover - compiled; its output is tested
                 bits |= _U64(1) << _U64(i)
         result[d] = np.int64(bits)
     return result
+
+
+@numba.njit(cache=True, nogil=True)
+def _prose(single, space, mark, has_mark, strip_start, strip_end, space_unit, mark_unit):  # pragma: no cover
+    n = single.shape[0]
+    units = np.empty(n, np.uint64)
+    start = np.empty(n, np.int64)
+    stop = np.empty(n, np.int64)
+    out = 0
+    seen = False  # a character that is not a joiner came before
+    after_letter = False  # ... and the last one was a letter or digit
+    in_run = False
+    run_start = 0
+    marked = False
+    for i in range(n + 1):
+        if i < n:
+            joiner = has_mark and mark[i]
+            sep = single[i] == 0
+            if joiner:
+                if seen and after_letter:
+                    sep = False  # part of the word before it
+            else:
+                seen = True
+                after_letter = single[i] != 0
+        else:
+            sep = False
+            joiner = False
+        if sep:
+            if not in_run:
+                in_run = True
+                run_start = i
+                marked = False
+            if not space[i] and not joiner:
+                marked = True
+            continue
+        if in_run:  # the run ends before i: its unit, unless it is white space at an edge
+            in_run = False
+            if not ((strip_start and run_start == 0 and not marked) or (strip_end and i == n and not marked)):
+                units[out] = mark_unit if marked else space_unit
+                start[out] = run_start
+                stop[out] = i
+                out += 1
+        if i < n and single[i] != 0:
+            units[out] = np.uint64(single[i])
+            start[out] = i
+            stop[out] = i + 1
+            out += 1
+    return units[:out], start[:out], stop[:out]

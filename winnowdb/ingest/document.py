@@ -86,7 +86,7 @@ def fingerprint_sources(texts: list[str], settings: Mapping[str, str], paths: li
         try:
             family, lang = choose_normalizer(settings, path, language)
             name = f"code:{lang}" if family == "code" else family
-            norms[i] = (name, family, normalize_as(text, name))
+            norms[i] = (name, family, normalize_as(text, name, compiled=compiled))
         except ValueError as exc:
             out[i] = exc
             continue

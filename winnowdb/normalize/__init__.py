@@ -16,9 +16,10 @@ from __future__ import annotations
 __all__ = ["normalize_as"]
 
 
-def normalize_as(text: str, normalizer: str):
+def normalize_as(text: str, normalizer: str, compiled: bool = False):
     """``text`` normalized as a document stored with ``normalizer`` (``documents.normalizer``:
-    ``prose``, ``text``, ``words`` or ``code:LANG``): the units its fingerprints' positions count."""
+    ``prose``, ``text``, ``words`` or ``code:LANG``): the units its fingerprints' positions count.
+    ``compiled``: through the compiled kernels where there is one (``prose``), the same units."""
     if normalizer.startswith("code:"):
         from .code import normalize_code
 
@@ -26,7 +27,7 @@ def normalize_as(text: str, normalizer: str):
     if normalizer == "prose":
         from .prose import normalize_prose
 
-        return normalize_prose(text)
+        return normalize_prose(text, compiled=compiled)
     if normalizer == "words":
         from .words import normalize_words
 

@@ -27,7 +27,8 @@ _SPACE_BMP = np.zeros(0x10000, dtype=bool)  # is each BMP code point white space
 _SPACE_BMP[list(WHITESPACE)] = True
 
 
-def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = True) -> Normalized:
+def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = True,
+                    compiled: bool = False) -> Normalized:
     """Letters and digits folded as ``normalize_text`` folds them, and one unit for each run of
     separators between them: ``PROSE_MARK`` when the run holds punctuation or a symbol, else
     (white space only) ``PROSE_SPACE``; the unit spans the whole run. So "year, after" and
@@ -38,7 +39,8 @@ def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = Tr
     in, and never make a run a mark: "inter\u00adnational" is one word. A run of
     white space at the very start or end of the text gives no unit (``strip_start`` /
     ``strip_end`` False: it does, for a piece cut out of a longer text), so a trailing newline
-    changes nothing.
+    changes nothing. ``compiled``: through the compiled loop of ``fingerprint.kernels`` when it is
+    loaded (``fingerprint.compiled``), the same units.
     """
     cps = code_points(text)
     n = cps.shape[0]
@@ -50,8 +52,16 @@ def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = Tr
         sep = cols[0] == 0
         space = np.take(_SPACE_BMP, np.minimum(cps, 0xFFFF))
     else:
-        sep = single == 0
         space = np.take(_SPACE_BMP, cps)
+        if compiled:
+            from ..fingerprint.compiled import compiled_kernels
+
+            kernels = compiled_kernels()
+            if kernels is not None:
+                mark = word_joiners(cps) if top >= 0xAD else None
+                return Normalized(*kernels.prose_units(single, space, mark, strip_start, strip_end,
+                                                       PROSE_SPACE, PROSE_MARK))
+        sep = single == 0
     punct = sep & ~space
     if top >= 0xAD:  # no mark or format character below U+00AD
         mark = word_joiners(cps)
