@@ -204,3 +204,30 @@ def test_prose_compiled_sample_corpus():
         want, got = normalize_prose(text), normalize_prose(text, compiled=True)
         for f in ("units", "start", "stop"):
             assert same(getattr(got, f), getattr(want, f)), (text[:40], f)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(docs=tied_hashes())
+def test_first_in_docs_equals_first_of_each_hash(docs):
+    from winnowdb.ingest.prepare import first_of_each_hash
+
+    hashes, offsets = concat_units(docs)
+    first, distinct = kernels.first_in_docs(hashes.astype(np.int64), offsets)
+    assert first.dtype == np.bool_ and distinct.shape == (len(docs),)
+    for i, h in enumerate(docs):
+        want_first, want_distinct = first_of_each_hash(h)
+        assert np.array_equal(first[offsets[i]:offsets[i + 1]], want_first)
+        assert distinct[i] == want_distinct
+
+
+def test_first_in_docs_real_hashes():
+    from winnowdb.ingest.prepare import first_of_each_hash
+
+    rng = np.random.default_rng(9)
+    docs = [rng.integers(-2**63, 2**63 - 1, size=n, dtype=np.int64) for n in (0, 1, 700, 3000)]
+    docs.append(np.repeat(docs[2][:50], 7))  # repeated real hashes
+    hashes, offsets = concat_units(docs)
+    first, distinct = kernels.first_in_docs(hashes.view(np.int64), offsets)
+    for i, h in enumerate(docs):
+        want_first, want_distinct = first_of_each_hash(h)
+        assert np.array_equal(first[offsets[i]:offsets[i + 1]], want_first) and distinct[i] == want_distinct

@@ -163,3 +163,15 @@ def test_spark_fingerprint_job_takes_the_text_normalizer():
     s = jobs.job_settings(text_normalizer="text")
     assert (s["normalizer"], s["text_normalizer"], s["k"], s["w"]) == ("auto", "text", "16", "12")
     assert jobs.job_settings()["text_normalizer"] == "prose"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=text_st)
+def test_text_units_of_prose_are_the_text_normalizers(text):
+    """The simhash of a prose document is computed from its prose units (separators dropped):
+    they must be the ``text`` normalizer's units of the same text."""
+    from winnowdb.normalize.prose import text_units_of
+    from winnowdb.normalize.text import text_units
+
+    got = text_units_of(normalize_prose(text).units)
+    assert got.dtype == np.uint64 and np.array_equal(got, text_units(text))

@@ -15,6 +15,8 @@ per character in all; here one loop per document does the same work in registers
   sequence when shorter), re-mixed by splitmix64, their bit votes counted in byte lanes (eight
   bits of a word at a time, flushed every 255 features so no byte overflows), and the bits set
   where more than half the features vote (``simhash.simhash_from_votes``).
+* ``first_in_docs``: which of a document's fingerprints is the first of its hash (``ingest.prepare.
+  first_of_each_hash``), by one small open-addressing table per document instead of a sort.
 * ``prose_units``: the ``prose`` normalizer's units of one text (``normalize.prose``) from its
   characters' folds, in one pass that follows the runs of separators between words.
 
@@ -35,7 +37,7 @@ import numpy as np
 from .hashing import BASE, powers
 from .simhash import FEATURE_GRAM
 
-__all__ = ["winnow_docs", "select_docs", "simhash_docs", "prose_units"]
+__all__ = ["winnow_docs", "select_docs", "first_in_docs", "simhash_docs", "prose_units"]
 
 _U64 = np.uint64
 _C27, _C30, _C31, _C33 = _U64(27), _U64(30), _U64(31), _U64(33)
@@ -68,6 +70,13 @@ def select_docs(hashes: np.ndarray, offsets: np.ndarray, w: int) -> tuple[np.nda
         raise ValueError("w must be at least 1")
     return _select_all(np.ascontiguousarray(hashes, dtype=np.int64), np.ascontiguousarray(offsets, dtype=np.int64),
                        int(w))
+
+
+def first_in_docs(hashes: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first, distinct): for each hash of each document (``hashes[offsets[i]:offsets[i + 1]]``),
+    whether no earlier hash of the same document equals it; and each document's number of
+    distinct hashes."""
+    return _first_in_docs(np.ascontiguousarray(hashes, dtype=np.int64), np.ascontiguousarray(offsets, dtype=np.int64))
 
 
 def prose_units(single: np.ndarray, space: np.ndarray, mark: np.ndarray | None, strip_start: bool, strip_end: bool,
@@ -283,3 +292,37 @@ def _prose(single, space, mark, has_mark, strip_start, strip_end, space_unit, ma
             stop[out] = i + 1
             out += 1
     return units[:out], start[:out], stop[:out]
+
+
+@numba.njit(cache=True, nogil=True)
+def _first_in_docs(hashes, offsets):  # pragma: no cover - compiled; its output is tested
+    docs = offsets.shape[0] - 1
+    first = np.zeros(hashes.shape[0], np.bool_)
+    distinct = np.zeros(docs, np.int64)
+    longest = 1
+    for d in range(docs):
+        longest = max(longest, offsets[d + 1] - offsets[d])
+    size = 2
+    while size < 2 * longest:
+        size *= 2
+    keys = np.empty(size, np.int64)
+    used = np.zeros(size, np.bool_)
+    for d in range(docs):
+        a, b = offsets[d], offsets[d + 1]
+        slots, bits = 2, 1
+        while slots < 2 * (b - a):
+            slots *= 2
+            bits += 1
+        shift = _U64(64 - bits)
+        used[:slots] = False
+        for i in range(a, b):
+            key = hashes[i]
+            slot = np.int64((_U64(key) * _S0) >> shift)
+            while used[slot] and keys[slot] != key:
+                slot = (slot + 1) & (slots - 1)
+            if not used[slot]:
+                used[slot] = True
+                keys[slot] = key
+                first[i] = True
+                distinct[d] += 1
+    return first, distinct

@@ -102,12 +102,18 @@ def fingerprint_sources(texts: list[str], settings: Mapping[str, str], paths: li
 
 def document_simhashes(texts: list[str], normalized: list, compiled: bool = False) -> list[int]:
     """``document_simhash`` of many documents in one pass (``fingerprint.batch.simhash_many``,
-    through its compiled kernels when ``compiled``); ``normalized[i]`` as ``document_simhash``
-    takes it (or None)."""
+    through its compiled kernels when ``compiled``). ``normalized[i]`` is None, or (normalizer
+    name, Normalized) of the text when the caller has it: read as ``text``, its units are the
+    simhash's; as ``prose``, they are once the separators are dropped (``prose.text_units_of``)."""
     from ..fingerprint.batch import simhash_many
+    from ..normalize.prose import text_units_of
 
-    return simhash_many([n.units if n is not None else text_units(t) for t, n in zip(texts, normalized)],
-                        compiled=compiled)
+    units = []
+    for text, given in zip(texts, normalized):
+        name, norm = given if given is not None else ("", None)
+        units.append(norm.units if name == "text" else text_units_of(norm.units) if name == "prose"
+                     else text_units(text))
+    return simhash_many(units, compiled=compiled)
 
 
 def document_simhash(text: str, normalized=None) -> int:

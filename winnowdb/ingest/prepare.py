@@ -80,8 +80,9 @@ def _unreadable(path: str, exc: ValueError) -> Prepared:
     return Prepared(path, "skipped", skipped=Skipped(path, str(exc).split(": ", 1)[-1]))
 
 
-def _finished(path: str, src: Source, normalizer: str, norm, fps, simhash: int) -> Prepared:
-    first, hashes = first_of_each_hash(fps.hash)
+def _finished(path: str, src: Source, normalizer: str, norm, fps, simhash: int,
+              first: tuple | None = None) -> Prepared:
+    first, hashes = first if first is not None else first_of_each_hash(fps.hash)
     return Prepared(path, "ok", src=src, normalizer=normalizer, normalized_hash=normalized_hash(norm),
                     units=len(norm), fps=fps, first=first, hashes=hashes, simhash=simhash)
 
@@ -110,12 +111,29 @@ def prepare_chunk(tasks: list[tuple], in_worker: bool = True, compiled: bool = F
         texts = [src.text for _, src in batch]
         paths = [tasks[i][0] for i, _ in batch]
         done = fingerprint_sources(texts, settings, paths, language=language, compiled=compiled)
-        normalized = [d[1] if not isinstance(d, ValueError) and d[0] == "text" else None for d in done]
+        normalized = [None if isinstance(d, ValueError) else d[:2] for d in done]
         simhashes = document_simhashes([t if not isinstance(d, ValueError) else "" for t, d in zip(texts, done)],
                                        normalized, compiled=compiled)
+        firsts = _first_masks([d[2].hash for d in done if not isinstance(d, ValueError)], compiled)
         for (i, src), path, d, simhash in zip(batch, paths, done, simhashes):
-            out[i] = _unreadable(path, d) if isinstance(d, ValueError) else _finished(path, src, *d, simhash)
+            out[i] = _unreadable(path, d) if isinstance(d, ValueError) else \
+                _finished(path, src, *d, simhash, first=next(firsts))
     return cast("list[Prepared]", out)  # every task's place is filled above
+
+
+def _first_masks(hashes: list, compiled: bool):
+    """``first_of_each_hash`` of each array of ``hashes``, in order (an iterator): by one call of
+    the compiled kernel for them all when ``compiled``."""
+    kernels = compiled_kernels() if compiled and hashes else None
+    if kernels is None:
+        return (first_of_each_hash(h) for h in hashes)
+    import numpy as np
+
+    offsets = np.zeros(len(hashes) + 1, dtype=np.int64)
+    np.cumsum([h.shape[0] for h in hashes], out=offsets[1:])
+    first, distinct = kernels.first_in_docs(np.concatenate(hashes), offsets)
+    bounds, counts = offsets.tolist(), distinct.tolist()
+    return ((first[bounds[i]:bounds[i + 1]], counts[i]) for i in range(len(hashes)))
 
 
 def first_of_each_hash(hashes) -> tuple:
@@ -132,7 +150,7 @@ def _may_be_huge(path: str) -> bool:
     """Whether the file has more bytes than a huge document has characters (every character
     takes at least one byte, so a smaller file is never huge)."""
     try:
-        return Path(path).stat().st_size > segmented.HUGE_CHARS
+        return os.stat(path).st_size > segmented.HUGE_CHARS
     except OSError:
         return False
 
