@@ -1,9 +1,9 @@
 """Whether ``add``'s batch path runs the compiled kernels (``fingerprint.kernels``, numba) or numpy.
 
 The kernels are loaded once per process, on first use: numba imported and the kernels compiled
-(or loaded from numba's cache), so the cost falls on the add that needs them, before its worker
-processes start (they inherit the compiled code). ``WINNOWDB_KERNELS=numpy`` keeps the numpy
-path, which gives the same output: for comparisons, and the fallback when numba cannot import.
+(or loaded from numba's cache), so the cost falls on the add that needs them (in each of its
+worker processes, which is where they run). ``WINNOWDB_KERNELS=numpy`` keeps the numpy path,
+which gives the same output: for comparisons, and the fallback when numba cannot import.
 """
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ _KERNELS: dict[str, object] = {}
 
 def compiled_kernels():
     """The ``fingerprint.kernels`` module, compiled (or loaded from numba's cache) and ready, or
-    None when numba cannot be imported or ``WINNOWDB_KERNELS=numpy`` is set. Call it before
-    starting worker processes, so that they inherit the compiled code."""
+    None when numba cannot be imported or ``WINNOWDB_KERNELS=numpy`` is set."""
     if os.environ.get(KERNELS_ENV, "").strip().lower() == "numpy":
         return None
     if "module" not in _KERNELS:

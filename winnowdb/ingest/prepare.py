@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-from ..fingerprint.compiled import compiled_kernels
 from . import segmented
 from .document import document_simhash, document_simhashes, fingerprint_source, fingerprint_sources, normalized_hash
 from .read import Skipped, Source, read_source
@@ -124,6 +123,8 @@ def prepare_chunk(tasks: list[tuple], in_worker: bool = True, compiled: bool = F
 def _first_masks(hashes: list, compiled: bool):
     """``first_of_each_hash`` of each array of ``hashes``, in order (an iterator): by one call of
     the compiled kernel for them all when ``compiled``."""
+    from ..fingerprint.compiled import compiled_kernels
+
     kernels = compiled_kernels() if compiled and hashes else None
     if kernels is None:
         return (first_of_each_hash(h) for h in hashes)
@@ -184,9 +185,9 @@ def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None)
     stream is left (finished, interrupted or failed). While workers run, DuckDB (``store``) writes
     with one thread, leaving the other cores to them."""
     chunks = [tasks[i:i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
-    # the compiled kernels pay for loading numba (~0.3 s) on this much input; loaded here, before
-    # the workers start, so that they inherit them
-    compiled = total_bytes >= PARALLEL_MIN_BYTES and compiled_kernels() is not None
+    # the compiled kernels pay for loading numba (~0.4 s) on this much input. Workers load them
+    # themselves: in this process numba would hold ~130 MB through the whole add
+    compiled = total_bytes >= PARALLEL_MIN_BYTES
     if jobs <= 1 or len(tasks) < PARALLEL_MIN_FILES or total_bytes < PARALLEL_MIN_BYTES:
         yield (prep for chunk in chunks for prep in prepare_chunk(chunk, in_worker=False, compiled=compiled))
         return

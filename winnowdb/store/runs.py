@@ -159,13 +159,21 @@ class FingerprintRun:
         keep = _DocSet(docs["doc"])
         counted_later = _DocSet(docs["doc"][docs["hashes"] < 0])  # huge: no first-of-hash mask
         stored = {}  # bucket -> its repeated rows
-        for p in range(_N):
-            part = self._partition(p, keep)
-            if part and part["hash"].shape[0]:
-                insert_part(store, {name: part[name] for name, _ in COLUMNS})
-                again = ~part["first"] & ~counted_later.contains(part["doc"])
-                stored[p] = {"hash": part["hash"][again], "doc": part["doc"][again]}
-            del part
+        # the next bucket is read and sorted (numpy, which lets go of the GIL) in a thread while
+        # DuckDB stores this one: two buckets in memory at most
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(1, thread_name_prefix="winnowdb-bucket") as ahead:
+            coming = ahead.submit(self._partition, 0, keep)
+            for p in range(_N):
+                part = coming.result()
+                if p + 1 < _N:
+                    coming = ahead.submit(self._partition, p + 1, keep)
+                if part and part["hash"].shape[0]:
+                    insert_part(store, {name: part[name] for name, _ in COLUMNS})
+                    again = ~part["first"] & ~counted_later.contains(part["doc"])
+                    stored[p] = {"hash": part["hash"][again], "doc": part["doc"][again]}
+                del part
         indexed = index_pending(store, stored)
         result.documents, result.replaced = indexed.documents, indexed.replaced
 
