@@ -11,12 +11,15 @@ reading (walk, read, normalize, fingerprint, commit the documents: until the fin
 stored), storing the fingerprint buckets (``store.runs.insert_part``, one transaction each),
 indexing the documents (``store.runs.index_pending``: the documents moved, the statistics
 counted), closing the index (the final checkpoint). Resident memory of this process (VmRSS, from
-/proc: Linux only) at the end of each phase and its peak (VmHWM); workers are not counted.
+/proc: Linux only) at the end of each phase and its peak (VmHWM); workers are not counted. CPU
+seconds per phase of this process (all its threads, DuckDB's too) and of the workers (counted
+once they have exited, which is at the end of reading).
 """
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import shlex
 import sys
 import time
@@ -52,13 +55,18 @@ def main() -> None:
     import winnowdb
     from winnowdb.store import runs
 
-    marks: list[tuple[str, float, int]] = []  # (phase ended, time, rss)
+    marks: list[tuple[str, float, int, float, float]] = []  # (phase ended, time, rss, cpu, workers' cpu)
+
+    def mark(name: str) -> None:
+        t = os.times()
+        marks.append((name, time.perf_counter(), _status("VmRSS"), t.user + t.system,
+                      t.children_user + t.children_system))
     parts = {"n": 0, "seconds": 0.0, "rows": 0}
     insert_part, index_pending = runs.insert_part, runs.index_pending
 
     def timed_insert_part(store, columns):
         if not parts["n"]:
-            marks.append(("reading", time.perf_counter(), _status("VmRSS")))
+            mark("reading")
         t = time.perf_counter()
         insert_part(store, columns)
         parts["n"] += 1
@@ -66,24 +74,28 @@ def main() -> None:
         parts["rows"] += int(columns["hash"].shape[0])
 
     def timed_index_pending(store, buckets):
-        marks.append(("storing the buckets", time.perf_counter(), _status("VmRSS")))
+        mark("storing the buckets")
         result = index_pending(store, buckets)
-        marks.append(("indexing the documents", time.perf_counter(), _status("VmRSS")))
+        mark("indexing the documents")
         return result
 
     runs.insert_part, runs.index_pending = timed_insert_part, timed_index_pending
     t0 = time.perf_counter()
+    start = os.times()
+    cpu0, workers0 = start.user + start.system, start.children_user + start.children_system
     idx = winnowdb.open(db)
     summary = idx.add([corpus])
     t_add = time.perf_counter()
     idx.close()
-    marks.append(("closing (checkpoint)", time.perf_counter(), _status("VmRSS")))
+    mark("closing (checkpoint)")
     total = time.perf_counter() - t0
-    rows = [("| phase | ends at s | seconds | RSS at its end, MB |"), "|---|---|---|---|"]
-    before = t0
-    for name, at, rss in marks:
-        rows.append(f"| {name} | {at - t0:.2f} | {at - before:.2f} | {rss:,} |")
-        before = at
+    rows = [("| phase | ends at s | seconds | CPU s, this process | CPU s, workers | RSS at its end, MB |"),
+            "|---|---|---|---|---|---|"]
+    before, cpu_before, workers_before = t0, cpu0, workers0
+    for name, at, rss, cpu, workers in marks:
+        rows.append(f"| {name} | {at - t0:.2f} | {at - before:.2f} | {cpu - cpu_before:.1f} | "
+                    f"{workers - workers_before:.1f} | {rss:,} |")
+        before, cpu_before, workers_before = at, cpu, workers
     mb = summary.bytes / 1e6
     lines = [f"# `add` phases: {args.corpus} ({dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC)", "",
              f"- machine: {describe()}",

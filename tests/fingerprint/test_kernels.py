@@ -112,6 +112,8 @@ def test_fingerprint_many_compiled_only_for_robust_winnowing():
     assert fingerprint_many([], 5, 4, compiled=True) == []
     with pytest.raises(ValueError):
         kernels.winnow_docs(np.zeros(3, dtype=np.uint64), np.array([0, 3]), 0, 2)
+    with pytest.raises(ValueError):
+        kernels.simhash_docs(np.zeros(3, dtype=np.uint64), np.array([0, 3]), np.zeros((2, 2)))
 
 
 @SETTINGS
@@ -121,6 +123,17 @@ def test_fingerprint_many_compiled_only_for_robust_winnowing():
 def test_simhash_many_compiled_equals_units_simhash(units_list):
     arrays = [np.array(u, dtype=np.uint64) for u in units_list]
     assert simhash_many(arrays, compiled=True) == [units_simhash(u) for u in arrays]
+
+
+@SETTINGS
+@given(units_list=st.lists(st.lists(st.integers(0, 40), max_size=300), max_size=6), data=st.data())
+def test_simhash_many_skip_compiled_equals_numpy(units_list, data):
+    """Units left out first (a prose document's separators): up to two values per document."""
+    arrays = [np.array(u, dtype=np.uint64) for u in units_list]
+    skip = [tuple(data.draw(st.lists(st.integers(0, 40), max_size=2, unique=True))) for _ in arrays]
+    want = [units_simhash(u[~np.isin(u, np.array(s, dtype=np.uint64))]) for u, s in zip(arrays, skip)]
+    assert simhash_many(arrays, skip=skip) == want
+    assert simhash_many(arrays, skip=skip, compiled=True) == want
 
 
 def test_simhash_many_compiled_long_documents_and_ties():

@@ -167,11 +167,17 @@ def test_spark_fingerprint_job_takes_the_text_normalizer():
 
 @settings(max_examples=300, deadline=None)
 @given(text=text_st)
-def test_text_units_of_prose_are_the_text_normalizers(text):
-    """The simhash of a prose document is computed from its prose units (separators dropped):
-    they must be the ``text`` normalizer's units of the same text."""
-    from winnowdb.normalize.prose import text_units_of
+def test_prose_units_without_separators_are_the_text_normalizers(text):
+    """A prose document's simhash is computed from its prose units, separators left out
+    (``document.document_simhashes``): they must be the ``text`` normalizer's units of the text,
+    and the simhash the same, on the numpy path and the compiled one."""
+    from winnowdb.fingerprint.batch import simhash_many
+    from winnowdb.fingerprint.simhash import units_simhash
+    from winnowdb.normalize.prose import SEPARATORS
     from winnowdb.normalize.text import text_units
 
-    got = text_units_of(normalize_prose(text).units)
-    assert got.dtype == np.uint64 and np.array_equal(got, text_units(text))
+    units = normalize_prose(text).units
+    assert np.array_equal(units[~np.isin(units, SEPARATORS)], text_units(text))
+    want = units_simhash(text_units(text))
+    assert simhash_many([units], skip=[SEPARATORS]) == [want]
+    assert simhash_many([units], skip=[SEPARATORS], compiled=True) == [want]

@@ -267,7 +267,7 @@ def _fingerprint_compiled(kernels, docs: Sequence, k: int, w: int, salt: int) ->
     if not len(docs):
         return []
     units, uoff = concat_units([d.units for d in docs])
-    pos, hashes, counts = kernels.winnow_docs(mixed_units(units, salt), uoff, k, w)
+    pos, hashes, counts = kernels.winnow_docs(units, uoff, k, w, salt)
     bounds = _offsets(counts).tolist()
     last = pos + (k - 1)
     out = []
@@ -374,15 +374,25 @@ def bit_votes_many(features: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return votes.transpose(0, 2, 1).reshape(docs, 64)
 
 
-def simhash_many(units_list: Sequence[np.ndarray], compiled: bool = False) -> list[int]:
+def simhash_many(units_list: Sequence[np.ndarray], compiled: bool = False,
+                 skip: Sequence[tuple[int, ...]] | None = None) -> list[int]:
     """``simhash.units_simhash(units)`` of each document (signed 64-bit ints; 0 for no units);
-    through ``fingerprint.kernels`` when ``compiled`` and they are usable."""
+    through ``fingerprint.kernels`` when ``compiled`` and they are usable. ``skip[i]``: up to two
+    unit values left out of document i first (a prose document's separators)."""
     kernels = compiled_kernels() if compiled else None
     if kernels is not None:
         if not len(units_list):
             return []
         units, uoff = concat_units(units_list)
-        return kernels.simhash_docs(mixed_units(units, FEATURE_SALT), uoff).tolist()
+        table = None
+        if skip is not None:
+            table = np.full((len(units_list), 2), -1, dtype=np.int64)
+            for i, values in enumerate(skip):
+                table[i, :len(values)] = values
+        return kernels.simhash_docs(units, uoff, table).tolist()
+    if skip is not None:
+        units_list = [u[~np.isin(u, np.asarray(values, dtype=u.dtype))] if values else u
+                      for u, values in zip(units_list, skip)]
     lengths = np.fromiter((u.shape[0] for u in units_list), dtype=np.int64, count=len(units_list))
     out: list[int] = []
     for a, b in _blocks(_offsets(lengths)):

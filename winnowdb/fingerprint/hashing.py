@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["splitmix64", "fmix64", "mixed_units", "kgram_hashes", "segment_hashes", "powers", "BASE"]
+__all__ = ["splitmix64", "fmix64", "mix_table", "mixed_units", "kgram_hashes", "segment_hashes", "powers", "BASE"]
 
 _U64 = np.uint64
 #: the base of the k-gram polynomial: odd, so it is invertible modulo 2**64
@@ -58,14 +58,20 @@ def fmix64(x: np.ndarray) -> np.ndarray:
 _MIX_TABLES: dict[int, np.ndarray] = {}
 
 
+def mix_table(salt: int) -> np.ndarray:
+    """``mixed_units`` of the ids below 2**16 (a cached table: unit ids are mostly code points)."""
+    salt &= 0xFFFFFFFFFFFFFFFF
+    table = _MIX_TABLES.get(salt)
+    if table is None:
+        table = _MIX_TABLES[salt] = splitmix64(np.arange(0x10000, dtype=_U64) ^ _U64(salt))
+    return table
+
+
 def mixed_units(units: np.ndarray, salt: int) -> np.ndarray:
     """Each unit id mixed (``splitmix64`` of id XOR salt) into a pseudo-random 64-bit value."""
     salt &= 0xFFFFFFFFFFFFFFFF
     if units.shape[0] and int(units.max()) < 0x10000:
-        table = _MIX_TABLES.get(salt)
-        if table is None:
-            table = _MIX_TABLES[salt] = splitmix64(np.arange(0x10000, dtype=_U64) ^ _U64(salt))
-        return np.take(table, units.astype(np.intp, copy=False))
+        return np.take(mix_table(salt), units.astype(np.intp, copy=False))
     return splitmix64(units.astype(_U64, copy=False) ^ _U64(salt))
 
 

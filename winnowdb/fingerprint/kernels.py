@@ -34,8 +34,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .hashing import BASE, powers
-from .simhash import FEATURE_GRAM
+from .hashing import BASE, mix_table, powers
+from .simhash import FEATURE_GRAM, FEATURE_SALT
 
 __all__ = ["winnow_docs", "select_docs", "first_in_docs", "simhash_docs", "prose_units"]
 
@@ -50,17 +50,20 @@ _BASE = BASE
 _BASE_INV = powers(2)[1][1]
 
 
-def winnow_docs(x: np.ndarray, uoff: np.ndarray, k: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def winnow_docs(units: np.ndarray, uoff: np.ndarray, k: int, w: int,
+                salt: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(pos, hashes, counts): each document's robust-winnowing selections, in order.
 
-    ``x`` is the mixed units (uint64) of the documents concatenated, document i being
-    ``x[uoff[i]:uoff[i + 1]]``. ``pos`` holds each selection's k-gram index in its document,
-    ``hashes`` its hash (int64), and ``counts[i]`` the number of document i's selections."""
+    ``units`` holds the documents' unit ids concatenated, document i being
+    ``units[uoff[i]:uoff[i + 1]]``, mixed here as ``hashing.mixed_units(units, salt)`` mixes
+    them. ``pos`` holds each selection's k-gram index in its document, ``hashes`` its hash
+    (int64), and ``counts[i]`` the number of document i's selections."""
     if k < 1 or w < 1:
         raise ValueError("k and w must be at least 1")
     bk1 = _U64(pow(int(BASE), k - 1, 1 << 64))
-    return _winnow(np.ascontiguousarray(x, dtype=_U64), np.ascontiguousarray(uoff, dtype=np.int64),
-                   int(k), int(w), bk1)
+    salt &= 0xFFFFFFFFFFFFFFFF
+    return _winnow(np.ascontiguousarray(units, dtype=_U64), np.ascontiguousarray(uoff, dtype=np.int64),
+                   int(k), int(w), bk1, mix_table(salt), _U64(salt))
 
 
 def select_docs(hashes: np.ndarray, offsets: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -93,12 +96,19 @@ def prose_units(single: np.ndarray, space: np.ndarray, mark: np.ndarray | None, 
                   _U64(mark_unit))
 
 
-def simhash_docs(x: np.ndarray, uoff: np.ndarray) -> np.ndarray:
-    """The simhash (int64) of each document from its units mixed with ``FEATURE_SALT``
-    (``x[uoff[i]:uoff[i + 1]]``; 0 for a document with no units)."""
+def simhash_docs(units: np.ndarray, uoff: np.ndarray, skip: np.ndarray | None = None) -> np.ndarray:
+    """The simhash (int64) of each document of ``units`` (``units[uoff[i]:uoff[i + 1]]``; 0 for a
+    document with no units): ``simhash.units_simhash``. ``skip`` (int64, one row per document,
+    -1 for none) lists unit values left out of that document first (a prose document's separator
+    units, so that its units are the ``text`` normalizer's)."""
     if FEATURE_GRAM != 4:  # the kernel unrolls 4-grams
         raise ValueError("simhash_docs computes 4-gram features")
-    return _simhash(np.ascontiguousarray(x, dtype=_U64), np.ascontiguousarray(uoff, dtype=np.int64))
+    docs = int(np.asarray(uoff).shape[0]) - 1
+    skips = np.full((max(docs, 0), 2), -1, dtype=np.int64) if skip is None else np.asarray(skip, dtype=np.int64)
+    if skips.shape != (max(docs, 0), 2):
+        raise ValueError("skip needs two values (or -1) per document")
+    return _simhash(np.ascontiguousarray(units, dtype=_U64), np.ascontiguousarray(uoff, dtype=np.int64),
+                    np.ascontiguousarray(skips), mix_table(FEATURE_SALT), _U64(FEATURE_SALT))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -168,7 +178,14 @@ def _select_all(hashes, offsets, w):  # pragma: no cover - compiled; its output 
 
 
 @numba.njit(cache=True, nogil=True)
-def _winnow(x, uoff, k, w, bk1):  # pragma: no cover - compiled; its output is tested
+def _mix(u, table, salt):  # hashing.mixed_units of one unit id
+    if u < _U64(0x10000):
+        return table[u]
+    return _splitmix(u ^ salt)
+
+
+@numba.njit(cache=True, nogil=True)
+def _winnow(units, uoff, k, w, bk1, table, salt):  # pragma: no cover - compiled; its output is tested
     docs = uoff.shape[0] - 1
     counts = np.zeros(docs, np.int64)
     total = 0
@@ -181,6 +198,7 @@ def _winnow(x, uoff, k, w, bk1):  # pragma: no cover - compiled; its output is t
     pos = np.empty(total, np.int64)
     out = np.empty(total, np.int64)
     h = np.empty(longest, np.int64)
+    x = np.empty(longest + k - 1, np.uint64)
     kk = _U64(k)
     n = 0
     for d in range(docs):
@@ -188,6 +206,9 @@ def _winnow(x, uoff, k, w, bk1):  # pragma: no cover - compiled; its output is t
         m = uoff[d + 1] - a - k + 1
         if m <= 0:
             continue
+        for i in range(m + k - 1):
+            x[i] = _mix(units[a + i], table, salt)
+        a = 0
         poly = _U64(0)
         p = _U64(1)
         for i in range(k):
@@ -204,46 +225,64 @@ def _winnow(x, uoff, k, w, bk1):  # pragma: no cover - compiled; its output is t
 
 
 @numba.njit(cache=True, nogil=True)
-def _simhash(x, uoff):  # pragma: no cover - compiled; its output is tested
+def _simhash(units, uoff, skips, table, salt):  # pragma: no cover - compiled; its output is tested
     docs = uoff.shape[0] - 1
     result = np.zeros(docs, np.int64)
     votes = np.zeros(64, np.int64)
     acc = np.zeros(8, np.uint64)
+    ring = np.zeros(4, np.uint64)  # the last four kept units, mixed (ring[kept % 4] is the next)
     for d in range(docs):
-        a = uoff[d]
-        n = uoff[d + 1] - a
-        if n == 0:
-            continue
         votes[:] = 0
-        features = 1 if n < 4 else n - 3
+        acc[:] = 0
+        skip_a, skip_b = skips[d, 0], skips[d, 1]
+        kept = 0
         pending = 0
-        for j in range(features):
-            if n < 4:  # the whole sequence is one feature (hashing.kgram_hashes with k = n)
-                poly = x[a]
-                if n > 1:
-                    poly += x[a + 1] * _B1
-                if n > 2:
-                    poly += x[a + 2] * _B2
-                f = _fmix(poly ^ _U64(n))
-            else:
-                poly = x[a + j] + x[a + j + 1] * _B1 + x[a + j + 2] * _B2 + x[a + j + 3] * _B3
-                f = _fmix(poly ^ _U64(4))
-            z = _splitmix(f)
+        for i in range(uoff[d], uoff[d + 1]):
+            u = units[i]
+            if (skip_a >= 0 and u == _U64(skip_a)) or (skip_b >= 0 and u == _U64(skip_b)):
+                continue
+            ring[kept & 3] = _mix(u, table, salt)
+            kept += 1
+            if kept < 4:
+                continue
+            j = kept - 4  # the feature of kept units j .. j + 3
+            poly = ring[j & 3] + ring[(j + 1) & 3] * _B1 + ring[(j + 2) & 3] * _B2 + ring[(j + 3) & 3] * _B3
+            z = _splitmix(_fmix(poly ^ _U64(4)))
             for b in range(8):
                 acc[b] += (z >> _U64(b)) & _LANES
             pending += 1
-            if pending == 255 or j == features - 1:  # flush the byte lanes before one overflows
-                for b in range(8):
-                    for lane in range(8):
-                        votes[8 * lane + b] += np.int64((acc[b] >> _U64(8 * lane)) & _BYTE)
-                    acc[b] = _U64(0)
+            if pending == 255:  # flush the byte lanes before one overflows
+                _flush(acc, votes)
                 pending = 0
+        if kept == 0:
+            continue
+        if kept < 4:  # the whole sequence is one feature (hashing.kgram_hashes with k = kept)
+            poly = ring[0]
+            if kept > 1:
+                poly += ring[1] * _B1
+            if kept > 2:
+                poly += ring[2] * _B2
+            z = _splitmix(_fmix(poly ^ _U64(kept)))
+            for b in range(8):
+                acc[b] += (z >> _U64(b)) & _LANES
+            features = 1
+        else:
+            features = kept - 3
+        _flush(acc, votes)
         bits = _U64(0)
         for i in range(64):
             if 2 * votes[i] > features:
                 bits |= _U64(1) << _U64(i)
         result[d] = np.int64(bits)
     return result
+
+
+@numba.njit(cache=True, nogil=True)
+def _flush(acc, votes):  # pragma: no cover - compiled; byte lanes into votes (bit 8 * lane + b)
+    for b in range(8):
+        for lane in range(8):
+            votes[8 * lane + b] += np.int64((acc[b] >> _U64(8 * lane)) & _BYTE)
+        acc[b] = _U64(0)
 
 
 @numba.njit(cache=True, nogil=True)

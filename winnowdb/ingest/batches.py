@@ -3,8 +3,9 @@
 A ``Batch`` collects finished documents (their rows, texts and fingerprints) and turns them into
 numpy column tables; a ``BatchWriter`` commits batches one at a time, in order, in a background
 thread, each batch one transaction (``store.writes.write_batch``: the documents and their texts,
-pending), and hands the batch's fingerprints to the add's ``store.runs.FingerprintRun``, which
-stores them all at the end, ordered by hash. So ``add``'s main thread keeps taking the workers'
+pending), and hands the batch's fingerprint rows (grouped by hash bucket where they were
+fingerprinted, ``rows``) to the add's ``store.runs.FingerprintRun``, which stores them all at the
+end, ordered by hash. So ``add``'s main thread keeps taking the workers'
 results while DuckDB writes.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 
 from ..store.writes import write_batch
 from .read import Skipped
+from .rows import RowsPiece, merge_rows, piece_rows, rows_piece
 
 if TYPE_CHECKING:
     import threading
@@ -82,8 +84,8 @@ class BatchWriter:
         try:
             docs, texts = batch.tables()
             write_batch(self.store, docs, texts)
-            fingerprints, first = batch.fingerprint_columns(docs["doc"])
-            self.run.add(fingerprints, first)
+            fingerprints, bounds = batch.fingerprint_rows()
+            self.run.add_bucketed(fingerprints, bounds)
             summary = self.summary
             summary.batches += 1
             for d in batch.docs:
@@ -129,18 +131,25 @@ class BatchWriter:
 
 
 class Batch:
-    """Finished documents waiting to be written together: their rows, texts and fingerprints
-    (each document's ``Fingerprints`` and the mask of its first row of each hash)."""
+    """Finished documents waiting to be written together: their rows and texts, and their
+    fingerprint rows (the ``rows.RowsPiece`` of each chunk they came in, and the id given to each
+    of its documents that is in this batch)."""
 
     def __init__(self) -> None:
         self.docs: list[dict] = []
         self.texts: list[str] = []
-        self.fps: list = []
-        self.first: list = []
+        self.pieces: dict[int, tuple[RowsPiece, np.ndarray]] = {}  # id(piece) -> (piece, ids by local)
         self.bytes = 0
 
     def __len__(self) -> int:
         return len(self.docs)
+
+    def add_rows(self, piece: RowsPiece, local: int, doc: int) -> None:
+        """Document ``local`` of ``piece`` is document ``doc`` of this batch: its rows are stored."""
+        entry = self.pieces.get(id(piece))
+        if entry is None:
+            entry = self.pieces[id(piece)] = (piece, np.full(piece.docs, -1, dtype=np.int32))
+        entry[1][local] = doc
 
     def tables(self) -> tuple[dict, dict]:
         """The batch as (documents_pending, document_texts) column dicts of numpy arrays, in
@@ -149,18 +158,9 @@ class Batch:
         texts = {"doc": documents["doc"], "text": np.array(self.texts, dtype=object)}
         return documents, texts
 
-    def fingerprint_columns(self, doc_ids: np.ndarray) -> tuple[dict, np.ndarray]:
-        """The batch's fingerprint rows as numpy columns (``store.runs.COLUMNS``), and their
-        first-of-hash mask."""
-        fps = self.fps
-        if not fps:
-            e = np.empty(0, np.int32)
-            return {"hash": np.empty(0, np.int64), "doc": e, "pos": e, "start_offset": e, "end_offset": e}, \
-                np.empty(0, bool)
-        return {
-            "hash": np.concatenate([f.hash for f in fps]),
-            "doc": np.repeat(doc_ids, [len(f) for f in fps]),
-            "pos": np.concatenate([f.pos for f in fps]).astype(np.int32),
-            "start_offset": np.concatenate([f.start for f in fps]).astype(np.int32),
-            "end_offset": np.concatenate([f.stop for f in fps]).astype(np.int32),
-        }, np.concatenate(self.first)
+    def fingerprint_rows(self) -> tuple[dict, np.ndarray]:
+        """The batch's fingerprint rows as numpy columns (``store.runs.COLUMNS`` and ``first``)
+        ordered by hash bucket, and the buckets' bounds."""
+        if not self.pieces:
+            return piece_rows(rows_piece([], []), np.empty(0, np.int32))
+        return merge_rows([piece_rows(piece, ids) for piece, ids in self.pieces.values()])

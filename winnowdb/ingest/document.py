@@ -104,16 +104,16 @@ def document_simhashes(texts: list[str], normalized: list, compiled: bool = Fals
     """``document_simhash`` of many documents in one pass (``fingerprint.batch.simhash_many``,
     through its compiled kernels when ``compiled``). ``normalized[i]`` is None, or (normalizer
     name, Normalized) of the text when the caller has it: read as ``text``, its units are the
-    simhash's; as ``prose``, they are once the separators are dropped (``prose.text_units_of``)."""
+    simhash's; as ``prose``, they are once its separator units are left out (which are never a
+    letter: tests/normalize/test_prose.py)."""
     from ..fingerprint.batch import simhash_many
-    from ..normalize.prose import text_units_of
 
-    units = []
+    units, skip = [], []
     for text, given in zip(texts, normalized):
         name, norm = given if given is not None else ("", None)
-        units.append(norm.units if name == "text" else text_units_of(norm.units) if name == "prose"
-                     else text_units(text))
-    return simhash_many(units, compiled=compiled)
+        units.append(norm.units if name in ("text", "prose") else text_units(text))
+        skip.append(SEPARATORS if name == "prose" else ())
+    return simhash_many(units, compiled=compiled, skip=skip)
 
 
 def document_simhash(text: str, normalized=None) -> int:

@@ -25,6 +25,7 @@ from .pending import fold_pending
 from .placement import Placement
 from .prepare import default_jobs, prepare_task, prepared_stream
 from .read import Skipped
+from .rows import rows_piece
 from .walk import index_files, walk
 
 __all__ = ["AddSummary", "add_paths", "BATCH_BYTES", "BATCH_DOCS"]
@@ -152,12 +153,14 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                     doc=next_id, path=spath, submission=submission, sub=sub, label=label, kind=kind,
                     normalizer=prep.normalizer, content_hash=src.content_hash,
                     normalized_hash=prep.normalized_hash, encoding=src.encoding, bytes=src.size,
-                    chars=len(src.text), units=prep.units, fingerprints=len(prep.fps), hashes=prep.hashes,
+                    chars=len(src.text), units=prep.units, fingerprints=prep.fingerprints, hashes=prep.hashes,
                     added_at=_dt.datetime.now(), simhash=prep.simhash,
                     replaces=old[0] if old is not None else None))
                 batch.texts.append(src.text)
-                batch.fps.append(prep.fps)
-                batch.first.append(prep.first)
+                if prep.piece is None:  # prepared here on its own (a big file)
+                    batch.add_rows(rows_piece([prep.fps], [prep.first]), 0, next_id)
+                else:
+                    batch.add_rows(prep.piece, prep.local, next_id)
                 batch.bytes += src.size
                 next_id += 1
                 done(spath)

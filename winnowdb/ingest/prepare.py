@@ -16,6 +16,7 @@ from typing import cast
 from . import segmented
 from .document import document_simhash, document_simhashes, fingerprint_source, fingerprint_sources, normalized_hash
 from .read import Skipped, Source, read_source
+from .rows import rows_piece
 
 __all__ = ["Prepared", "prepare", "prepare_task", "prepare_chunk", "prepared_stream", "default_jobs",
            "first_of_each_hash", "PARALLEL_MIN_BYTES", "PARALLEL_MIN_FILES", "CHUNK_FILES"]
@@ -32,10 +33,13 @@ class Prepared:
     normalizer: str = ""
     normalized_hash: str = ""
     units: int = 0
-    fps: object = None
+    fps: object = None  # Fingerprints; None once they are in ``piece``
     first: object = None  # mask of the first row of each distinct hash in fps
     hashes: int = 0  # distinct hashes in fps
     simhash: int = 0
+    fingerprints: int = 0  # rows in fps
+    piece: object = None  # rows.RowsPiece of the chunk's documents, this one's rows those of ``local``
+    local: int = -1
 
 
 def prepare(path: str, settings: dict[str, str], language: str | None, boilerplate: bool,
@@ -83,15 +87,16 @@ def _finished(path: str, src: Source, normalizer: str, norm, fps, simhash: int,
               first: tuple | None = None) -> Prepared:
     first, hashes = first if first is not None else first_of_each_hash(fps.hash)
     return Prepared(path, "ok", src=src, normalizer=normalizer, normalized_hash=normalized_hash(norm),
-                    units=len(norm), fps=fps, first=first, hashes=hashes, simhash=simhash)
+                    units=len(norm), fps=fps, first=first, hashes=hashes, simhash=simhash, fingerprints=len(fps))
 
 
 def prepare_chunk(tasks: list[tuple], in_worker: bool = True, compiled: bool = False) -> list[Prepared]:
     """``prepare`` of several task tuples: the files are read one by one, then the documents
     (not boilerplate) are fingerprinted and simhashed together, one pass per normalizer
     (``document.fingerprint_sources``, ``document_simhashes``, through the compiled kernels when
-    ``compiled``: the same rows as ``prepare``'s, bit for bit). In a worker process, one message
-    each way per chunk, not per file."""
+    ``compiled``: the same rows as ``prepare``'s, bit for bit), and their rows grouped by hash
+    bucket in one ``rows.RowsPiece`` (each result's ``piece`` and ``local``). In a worker
+    process, one message each way per chunk, not per file."""
     out: list[Prepared | None] = [None] * len(tasks)
     batch: list[tuple[int, Source]] = []
     for i, task in enumerate(tasks):
@@ -117,7 +122,13 @@ def prepare_chunk(tasks: list[tuple], in_worker: bool = True, compiled: bool = F
         for (i, src), path, d, simhash in zip(batch, paths, done, simhashes):
             out[i] = _unreadable(path, d) if isinstance(d, ValueError) else \
                 _finished(path, src, *d, simhash, first=next(firsts))
-    return cast("list[Prepared]", out)  # every task's place is filled above
+    done_list = cast("list[Prepared]", out)  # every task's place is filled above
+    ok = [prep for prep in done_list if prep.status == "ok"]
+    if ok:  # the chunk's rows as one table grouped by bucket: the main process only appends them
+        piece = rows_piece([prep.fps for prep in ok], [prep.first for prep in ok])
+        for j, prep in enumerate(ok):
+            prep.piece, prep.local, prep.fps, prep.first = piece, j, None, None
+    return done_list
 
 
 def _first_masks(hashes: list, compiled: bool):
@@ -165,6 +176,9 @@ def prepare_task(task: tuple) -> Prepared:
 CHUNK_FILES = 64
 
 
+#: chunks handed to each worker at a time
+AHEAD = 16
+
 #: below this much input, ``add`` works in process (starting workers would cost more than it saves)
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024
 PARALLEL_MIN_FILES = 8
@@ -203,6 +217,6 @@ def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None)
     if context == "forkserver":
         mp.get_context(context).set_forkserver_preload([__name__])
     func = functools.partial(prepare_chunk, compiled=compiled)
-    with OrderedPool(func, min(jobs, len(chunks)), context=context) as pool:
+    with OrderedPool(func, min(jobs, len(chunks)), context=context, ahead=AHEAD) as pool:
         with store.threads(1) if store is not None else contextlib.nullcontext():
             yield (prep for chunk in pool.imap(chunks) for prep in chunk)

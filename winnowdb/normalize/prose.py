@@ -12,7 +12,7 @@ import numpy as np
 from .fold import folded_columns, single_folds, word_joiners
 from .units import Normalized, code_points
 
-__all__ = ["normalize_prose", "text_units_of", "PROSE_SPACE", "PROSE_MARK", "WHITESPACE", "SEPARATORS"]
+__all__ = ["normalize_prose", "PROSE_SPACE", "PROSE_MARK", "WHITESPACE", "SEPARATORS"]
 
 
 #: the prose normalizer's unit for a run of separators (the characters between words) made of
@@ -106,8 +106,3 @@ def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = Tr
         stop[at] = stops
     return Normalized(units=units, start=src, stop=stop)
 
-
-def text_units_of(units: np.ndarray) -> np.ndarray:
-    """The ``text`` normalizer's units of a text, from its ``prose`` units: the same folded
-    letters and digits, in order, without the separators' units (which are never a letter)."""
-    return units[(units != PROSE_SPACE) & (units != PROSE_MARK)]

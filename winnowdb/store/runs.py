@@ -55,7 +55,8 @@ class FingerprintRun:
     """The fingerprint rows of one add (or one upgrade step), bucketed by hash until ``finish``.
 
     ``add(columns, first)``: rows as numpy columns (``COLUMNS``); ``first`` marks each document's
-    first row of a hash (a document's distinct hashes), which the statistics count. Use as a
+    first row of a hash (a document's distinct hashes), which the statistics count.
+    ``add_bucketed``: the same, already grouped by bucket. Use as a
     context manager: the spill folder is removed however the block ends.
     """
 
@@ -86,6 +87,23 @@ class FingerprintRun:
         for p in np.flatnonzero(bounds[1:] > bounds[:-1]).tolist():
             lo, hi = bounds[p], bounds[p + 1]
             self._parts[p].append({k: v[lo:hi] for k, v in cols.items()})
+        self._buffered += n
+        self.rows += n
+        if self._buffered >= SPILL_ROWS:
+            self._write_spill()
+
+    def add_bucketed(self, columns: dict, bounds: np.ndarray) -> None:
+        """``add`` of rows already ordered by bucket (``COLUMNS`` and ``first``, bucket p's rows
+        at ``bounds[p]:bounds[p + 1]``, each bucket's in document order), as ``ingest.rows``
+        groups them where they are fingerprinted."""
+        n = int(columns["hash"].shape[0])
+        if n == 0:
+            return
+        cols = {name: np.asarray(columns[name], dtype=dtype) for name, dtype in (*COLUMNS, ("first", np.bool_))}
+        b = np.asarray(bounds).tolist()
+        for p in range(_N):
+            if b[p + 1] > b[p]:
+                self._parts[p].append({k: v[b[p]:b[p + 1]] for k, v in cols.items()})
         self._buffered += n
         self.rows += n
         if self._buffered >= SPILL_ROWS:
