@@ -19,7 +19,7 @@ from .read import Skipped, Source, read_source
 from .rows import rows_piece
 
 __all__ = ["Prepared", "prepare", "prepare_task", "prepare_chunk", "prepared_stream", "default_jobs",
-           "first_of_each_hash", "PARALLEL_MIN_BYTES", "PARALLEL_MIN_FILES", "CHUNK_FILES"]
+           "first_of_each_hash", "PARALLEL_MIN_BYTES", "PARALLEL_MIN_FILES", "CHUNK_FILES", "AHEAD"]
 
 
 @dataclass
