@@ -110,9 +110,12 @@ def document_simhashes(texts: list[str], normalized: list, compiled: bool = Fals
 
     units, skip = [], []
     for text, given in zip(texts, normalized):
-        name, norm = given if given is not None else ("", None)
-        units.append(norm.units if name in ("text", "prose") else text_units(text))
-        skip.append(SEPARATORS if name == "prose" else ())
+        if given is not None and given[0] in ("text", "prose"):
+            units.append(given[1].units)
+            skip.append(SEPARATORS if given[0] == "prose" else ())
+        else:
+            units.append(text_units(text))
+            skip.append(())
     return simhash_many(units, compiled=compiled, skip=skip)
 
 
