@@ -585,7 +585,7 @@ def test_a_huge_file_is_read_once_by_the_main_process_with_or_without_workers(tm
 
         def logged_read(path, log=log):
             with open(log, "a") as fh:
-                fh.write(f"{os.getpid()} {path.name}\n")
+                fh.write(f"{os.getpid()} {os.path.basename(path)}\n")
             return real_read(path)
 
         monkeypatch.setattr(indexer, "read_source", logged_read)

@@ -82,18 +82,22 @@ def first_in_docs(hashes: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, 
     return _first_in_docs(np.ascontiguousarray(hashes, dtype=np.int64), np.ascontiguousarray(offsets, dtype=np.int64))
 
 
-def prose_units(single: np.ndarray, space: np.ndarray, mark: np.ndarray | None, strip_start: bool, strip_end: bool,
-                space_unit: int, mark_unit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(units, start, stop) of ``normalize.prose.normalize_prose`` on its fast path: ``single``
-    is each character's one folded letter (0: a separator), ``space`` whether it is white space,
-    ``mark`` whether it joins the word it is written in (None: no such character); a run of
-    separators gives ``mark_unit`` when it holds a separator that is neither, else
-    ``space_unit``, and a white run at the very start or end none when told to strip it."""
-    n = single.shape[0]
-    joins = np.zeros(0, dtype=np.bool_) if mark is None else np.ascontiguousarray(mark, dtype=np.bool_)
-    return _prose(np.ascontiguousarray(single, dtype=np.uint32), np.ascontiguousarray(space, dtype=np.bool_),
-                  joins, mark is not None and n > 0, bool(strip_start), bool(strip_end), _U64(space_unit),
-                  _U64(mark_unit))
+def prose_units(cps: np.ndarray, single: np.ndarray, space: np.ndarray, joiners: np.ndarray | None,
+                strip_start: bool, strip_end: bool, space_unit: int, mark_unit: int,
+                expands: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(units, start, stop) of ``normalize.prose.normalize_prose`` on its fast path, from the
+    text's code points (all in the BMP) and the tables the normalizer uses: ``single`` (each code
+    point's one folded letter, 0 for a separator, ``expands`` for one that folds to several
+    letters), ``space`` (white space), ``joiners`` (joins the word it is written in; None when
+    no code point is one). None when a code point folds to several letters (the numpy path
+    handles those). A run of separators gives ``mark_unit`` when it holds a separator that is
+    neither white space nor a joiner, else ``space_unit``, and a white run at the very start or
+    end none when told to strip it."""
+    joins = np.zeros(1, dtype=np.bool_) if joiners is None else np.ascontiguousarray(joiners, dtype=np.bool_)
+    units, start, stop, ok = _prose(np.ascontiguousarray(cps, dtype=np.uint32), single, space, joins,
+                                    joiners is not None, bool(strip_start), bool(strip_end), _U64(space_unit),
+                                    _U64(mark_unit), np.uint32(expands))
+    return (units, start, stop) if ok else None
 
 
 def simhash_docs(units: np.ndarray, uoff: np.ndarray, skip: np.ndarray | None = None) -> np.ndarray:
@@ -286,8 +290,9 @@ def _flush(acc, votes):  # pragma: no cover - compiled; byte lanes into votes (b
 
 
 @numba.njit(cache=True, nogil=True)
-def _prose(single, space, mark, has_mark, strip_start, strip_end, space_unit, mark_unit):  # pragma: no cover
-    n = single.shape[0]
+def _prose(cps, single_table, space_table, joiner_table, has_mark, strip_start, strip_end, space_unit, mark_unit,
+           expands):  # pragma: no cover - compiled; its output is tested
+    n = cps.shape[0]
     units = np.empty(n, np.uint64)
     start = np.empty(n, np.int64)
     stop = np.empty(n, np.int64)
@@ -298,15 +303,20 @@ def _prose(single, space, mark, has_mark, strip_start, strip_end, space_unit, ma
     run_start = 0
     marked = False
     for i in range(n + 1):
+        single = np.uint32(0)
         if i < n:
-            joiner = has_mark and mark[i]
-            sep = single[i] == 0
+            cp = cps[i]
+            single = single_table[cp]
+            if single == expands:
+                return units[:0], start[:0], stop[:0], False
+            joiner = has_mark and joiner_table[cp]
+            sep = single == 0
             if joiner:
                 if seen and after_letter:
                     sep = False  # part of the word before it
             else:
                 seen = True
-                after_letter = single[i] != 0
+                after_letter = single != 0
         else:
             sep = False
             joiner = False
@@ -315,7 +325,7 @@ def _prose(single, space, mark, has_mark, strip_start, strip_end, space_unit, ma
                 in_run = True
                 run_start = i
                 marked = False
-            if not space[i] and not joiner:
+            if not space_table[cp] and not joiner:
                 marked = True
             continue
         if in_run:  # the run ends before i: its unit, unless it is white space at an edge
@@ -325,12 +335,12 @@ def _prose(single, space, mark, has_mark, strip_start, strip_end, space_unit, ma
                 start[out] = run_start
                 stop[out] = i
                 out += 1
-        if i < n and single[i] != 0:
-            units[out] = np.uint64(single[i])
+        if single != 0:
+            units[out] = np.uint64(single)
             start[out] = i
             stop[out] = i + 1
             out += 1
-    return units[:out], start[:out], stop[:out]
+    return units[:out], start[:out], stop[:out], True
 
 
 @numba.njit(cache=True, nogil=True)

@@ -10,7 +10,6 @@ import contextlib
 import functools
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import cast
 
 from . import segmented
@@ -69,7 +68,7 @@ def _read(path: str, settings, language: str | None, unchanged_hash: str | None,
     """The file's text, or the Prepared that ends its work here (big, skipped, unchanged, huge)."""
     if in_worker and _may_be_huge(path):
         return Prepared(path, "big")
-    src = read_source(Path(path))
+    src = read_source(path)  # a str: a Path per file costs more than reading a small one
     if isinstance(src, Skipped):
         return Prepared(path, "skipped", skipped=src)
     if unchanged_hash is not None and unchanged_hash == src.content_hash:

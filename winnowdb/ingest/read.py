@@ -179,7 +179,7 @@ def _detection_sample(data: bytes) -> bytes:
 _NAMES = {"latin_1": "latin-1"}
 
 
-def read_source(path: Path) -> Union[Source, Skipped]:
+def read_source(path: str | os.PathLike) -> Union[Source, Skipped]:
     """Read and decode one file, or say in one line why it is skipped.
 
     The file is opened without blocking and checked to be a regular file on the open handle, so a

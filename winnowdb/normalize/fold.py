@@ -15,7 +15,8 @@ import unicodedata
 
 import numpy as np
 
-__all__ = ["MAX_EXPANSION", "single_folds", "folded_columns", "combining_marks", "word_joiners"]
+__all__ = ["MAX_EXPANSION", "EXPANDS", "single_folds", "single_table", "folded_columns", "combining_marks",
+           "word_joiners", "joiner_table"]
 
 MAX_EXPANSION = 3  # a character folds to at most this many letters ("ß" -> "ss", "ﬃ" -> "ffi")
 _BMP_TABLE: np.ndarray | None = None  # (4, 0x10000): number of folded letters, then up to 3 letters
@@ -38,10 +39,11 @@ def _fold_char(cp: int) -> tuple[int, ...]:
 
 
 _BMP_DONE = np.zeros(0x10000, dtype=bool)  # which BMP entries of the table are filled in
-#: the same table in one row, for the fast path: 0 = dropped, the folded letter, or _EXPANDS for a
+#: the same table in one row, for the fast path: 0 = dropped, the folded letter, or EXPANDS for a
 #: character that folds to several letters
 _SINGLE = np.zeros(0x10000, dtype=np.uint32)
-_EXPANDS = 0xFFFFFFFF
+#: ``single_table``'s entry for a character that folds to several letters
+EXPANDS = 0xFFFFFFFF
 
 
 def _bmp_table(cps: np.ndarray | None = None) -> np.ndarray:
@@ -72,7 +74,7 @@ def _fill(cps: np.ndarray) -> None:
             table[0, cp] = len(letters)
             for j, c in enumerate(letters):
                 table[1 + j, cp] = c
-            _SINGLE[cp] = letters[0] if len(letters) == 1 else _EXPANDS if letters else 0
+            _SINGLE[cp] = letters[0] if len(letters) == 1 else EXPANDS if letters else 0
         _BMP_DONE[cp] = True
 
 
@@ -84,7 +86,15 @@ def single_folds(cps: np.ndarray) -> np.ndarray | None:
         return None
     _bmp_table(cps)
     folded = np.take(_SINGLE, cps)
-    return None if int(folded.max()) == _EXPANDS else folded
+    return None if int(folded.max()) == EXPANDS else folded
+
+
+def single_table(cps: np.ndarray) -> np.ndarray:
+    """The fast path's whole table (one entry per BMP code point: 0 = dropped, the one folded
+    letter, or ``EXPANDS``), filled in for the code points of ``cps`` (all in the BMP), for a
+    caller that looks them up itself (``fingerprint.kernels``)."""
+    _bmp_table(cps)
+    return _SINGLE
 
 
 def folded_columns(cps: np.ndarray) -> np.ndarray:
@@ -108,11 +118,16 @@ def folded_columns(cps: np.ndarray) -> np.ndarray:
 _CATEGORY_TABLES: dict[str, np.ndarray] = {}  # per predicate: its value for every BMP code point
 
 
-def _in_category(cps: np.ndarray, name: str, test) -> np.ndarray:
-    """``test(unicodedata.category(ch))`` for each code point, from a BMP table built on first use."""
+def _category_table(name: str, test) -> np.ndarray:
     table = _CATEGORY_TABLES.get(name)
     if table is None:
         table = _CATEGORY_TABLES[name] = np.array([test(unicodedata.category(chr(c))) for c in range(0x10000)])
+    return table
+
+
+def _in_category(cps: np.ndarray, name: str, test) -> np.ndarray:
+    """``test(unicodedata.category(ch))`` for each code point, from a BMP table built on first use."""
+    table = _category_table(name, test)
     out = np.zeros(cps.shape[0], dtype=bool)
     bmp = cps < 0x10000
     out[bmp] = table[cps[bmp]]
@@ -136,4 +151,13 @@ def word_joiners(cps: np.ndarray) -> np.ndarray:
     zero-width joiners and spaces, the word joiner), which a reader does not see as a break."""
     if cps.size == 0 or int(cps.max()) < 0xAD:  # the soft hyphen is the first format character
         return np.zeros(cps.shape[0], dtype=bool)
-    return _in_category(cps, "joiner", lambda cat: cat[0] == "M" or cat == "Cf")
+    return _in_category(cps, "joiner", _joins)
+
+
+def _joins(category: str) -> bool:
+    return category[0] == "M" or category == "Cf"
+
+
+def joiner_table() -> np.ndarray:
+    """``word_joiners`` of every BMP code point, as one table (bool)."""
+    return _category_table("joiner", _joins)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fold import folded_columns, single_folds, word_joiners
+from .fold import EXPANDS, folded_columns, joiner_table, single_folds, single_table, word_joiners
 from .units import Normalized, code_points
 
 __all__ = ["normalize_prose", "PROSE_SPACE", "PROSE_MARK", "WHITESPACE", "SEPARATORS"]
@@ -46,6 +46,15 @@ def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = Tr
     n = cps.shape[0]
     cols = None
     top = int(cps.max()) if n else 0
+    if compiled and top < 0x10000:
+        from ..fingerprint.compiled import compiled_kernels
+
+        kernels = compiled_kernels()
+        if kernels is not None:  # the fast path below, in one compiled loop
+            got = kernels.prose_units(cps, single_table(cps), _SPACE_BMP, joiner_table() if top >= 0xAD else None,
+                                      strip_start, strip_end, PROSE_SPACE, PROSE_MARK, EXPANDS)
+            if got is not None:
+                return Normalized(*got)
     single = single_folds(cps)  # fast path: one table lookup per character
     if single is None:
         cols = folded_columns(cps)
@@ -53,14 +62,6 @@ def normalize_prose(text: str, *, strip_start: bool = True, strip_end: bool = Tr
         space = np.take(_SPACE_BMP, np.minimum(cps, 0xFFFF))
     else:
         space = np.take(_SPACE_BMP, cps)
-        if compiled:
-            from ..fingerprint.compiled import compiled_kernels
-
-            kernels = compiled_kernels()
-            if kernels is not None:
-                mark = word_joiners(cps) if top >= 0xAD else None
-                return Normalized(*kernels.prose_units(single, space, mark, strip_start, strip_end,
-                                                       PROSE_SPACE, PROSE_MARK))
         sep = single == 0
     punct = sep & ~space
     if top >= 0xAD:  # no mark or format character below U+00AD
