@@ -175,7 +175,8 @@ def prepare_task(task: tuple) -> Prepared:
 CHUNK_FILES = 64
 
 
-#: chunks handed to each worker at a time
+#: chunks handed to each worker at a time (16 x 64 files): enough for the workers to go on while
+#: this process waits for a batch's commit (100k documents: reading 21.8 -> 20.8 s against 4)
 AHEAD = 16
 
 #: below this much input, ``add`` works in process (starting workers would cost more than it saves)

@@ -56,8 +56,8 @@ class FingerprintRun:
 
     ``add(columns, first)``: rows as numpy columns (``COLUMNS``); ``first`` marks each document's
     first row of a hash (a document's distinct hashes), which the statistics count.
-    ``add_bucketed``: the same, already grouped by bucket. Use as a
-    context manager: the spill folder is removed however the block ends.
+    ``add_bucketed``: the same, already grouped by bucket. Use as a context manager: the spill
+    folder is removed however the block ends.
     """
 
     def __init__(self, store) -> None:
