@@ -18,11 +18,12 @@ per character in all; here one loop per document does the same work in registers
 * ``first_in_docs``: which of a document's fingerprints is the first of its hash (``ingest.prepare.
   first_of_each_hash``), by one small open-addressing table per document instead of a sort.
 * ``prose_units``: the ``prose`` normalizer's units of one text (``normalize.prose``) from its
-  characters' folds, in one pass that follows the runs of separators between words.
+  code points and the fold tables, in one pass that follows the runs of separators between words.
 
-Both take the units already mixed (``hashing.mixed_units`` of the concatenated documents, a
-table lookup numpy does well) and the documents' boundaries. Their output equals the numpy
-path's bit for bit (tests/fingerprint/test_kernels.py). This module is imported only by
+``winnow_docs`` and ``simhash_docs`` take the documents' unit ids concatenated, with their
+boundaries, and mix each id as ``hashing.mixed_units`` does (its table below 2**16, splitmix64
+past it). Every output equals the numpy path's bit for bit (tests/fingerprint/test_kernels.py,
+tests/normalize/test_prose.py, tests/ingest/test_prepare_batched.py). This module is imported only by
 ``fingerprint.compiled``, when an add is big enough to pay for loading numba; ``fingerprint.batch``
 keeps the numpy path when numba cannot be imported or ``WINNOWDB_KERNELS=numpy`` is set.
 
