@@ -244,3 +244,28 @@ def test_first_in_docs_real_hashes():
     for i, h in enumerate(docs):
         want_first, want_distinct = first_of_each_hash(h)
         assert np.array_equal(first[offsets[i]:offsets[i + 1]], want_first) and distinct[i] == want_distinct
+
+
+def test_kernels_that_cannot_load_leave_the_numpy_path(monkeypatch):
+    """numba missing (ImportError), or unable to compile or cache (any other error): an add
+    works on the numpy path, with the same output."""
+    import sys
+
+    docs = [normalize_as("The tide came in over the flats, and the gulls went with it.", "prose")]
+    want = fingerprint_many(docs, 5, 4)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("cannot cache function: no locator available")
+
+    for how in ("import", "compile"):
+        monkeypatch.setattr(compiled, "_KERNELS", {})
+        with monkeypatch.context() as m:
+            if how == "import":
+                m.setitem(sys.modules, "winnowdb.fingerprint.kernels", None)
+            else:
+                m.setattr(kernels, "winnow_docs", broken)
+            assert compiled_kernels() is None
+            got = fingerprint_many(docs, 5, 4, compiled=True)
+        assert all(same(getattr(a, f), getattr(b, f)) for a, b in zip(got, want) for f in FIELDS)
+    monkeypatch.setattr(compiled, "_KERNELS", {})
+    assert compiled_kernels() is kernels

@@ -23,14 +23,14 @@ def compiled_kernels():
         return None
     if "module" not in _KERNELS:
         try:
-            from . import kernels
-        except ImportError:  # numba missing or broken: the numpy path gives the same output
-            _KERNELS["module"] = None
-        else:
             import numpy as np
+
+            from . import kernels
 
             units = np.arange(8, dtype=np.uint64)
             kernels.winnow_docs(units, np.array([0, 8], dtype=np.int64), 2, 2)  # compiled here
             kernels.simhash_docs(units, np.array([0, 8], dtype=np.int64))
             _KERNELS["module"] = kernels
+        except Exception:  # numba missing, or unable to compile or cache (no writable folder, an
+            _KERNELS["module"] = None  # LLVM error): the numpy path gives the same output
     return _KERNELS["module"]
