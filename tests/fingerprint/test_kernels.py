@@ -260,8 +260,11 @@ def test_kernels_that_cannot_load_leave_the_numpy_path(monkeypatch):
     for how in ("import", "compile"):
         monkeypatch.setattr(compiled, "_KERNELS", {})
         with monkeypatch.context() as m:
-            if how == "import":
+            if how == "import":  # as if numba could not be imported
+                import winnowdb.fingerprint
+
                 m.setitem(sys.modules, "winnowdb.fingerprint.kernels", None)
+                m.delattr(winnowdb.fingerprint, "kernels", raising=False)
             else:
                 m.setattr(kernels, "winnow_docs", broken)
             assert compiled_kernels() is None
