@@ -117,24 +117,23 @@ def simhash_docs(units: np.ndarray, uoff: np.ndarray, skip: np.ndarray | None = 
 
 
 @numba.njit(cache=True, nogil=True)
-def _fmix(z):  # hashing.fmix64 of one value
-    z ^= z >> _C33
-    z *= _M1
-    z ^= z >> _C33
-    z *= _M2
-    z ^= z >> _C33
+def _xmx(z, a, m, b, n, c):  # xor-shift, multiply, xor-shift, multiply, xor-shift (both mixers)
+    z ^= z >> a
+    z *= m
+    z ^= z >> b
+    z *= n
+    z ^= z >> c
     return z
 
 
 @numba.njit(cache=True, nogil=True)
+def _fmix(z):  # hashing.fmix64 of one value
+    return _xmx(z, _C33, _M1, _C33, _M2, _C33)
+
+
+@numba.njit(cache=True, nogil=True)
 def _splitmix(z):  # hashing.splitmix64 of one value
-    z += _S0
-    z ^= z >> _C30
-    z *= _S1
-    z ^= z >> _C27
-    z *= _S2
-    z ^= z >> _C31
-    return z
+    return _xmx(z + _S0, _C30, _S1, _C27, _S2, _C31)
 
 
 @numba.njit(cache=True, nogil=True)
