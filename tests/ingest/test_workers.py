@@ -129,3 +129,17 @@ def test_a_slow_task_holds_the_others_back_not_memory():
         assert next(results) == 0
         assert len(handed) <= 2 * 3  # ahead x workers
         assert list(results) == list(range(1, 200))
+
+
+def _pid_after_a_while(x: int) -> int:
+    time.sleep(0.05)
+    return os.getpid()
+
+
+def test_a_short_task_list_is_shared_out_evenly():
+    """Fewer tasks than ``ahead`` x workers: each worker gets its share, not the first all of
+    them (a 970-file add, 16 chunks with 16 ahead, ran in one worker while the other idled)."""
+    with OrderedPool(_pid_after_a_while, 2, ahead=16) as pool:
+        pids = list(pool.imap(range(10)))
+    assert len(set(pids)) == 2
+    assert sorted(pids.count(p) for p in set(pids)) == [5, 5]

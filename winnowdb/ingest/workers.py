@@ -111,9 +111,14 @@ class OrderedPool:
 
         limit = self.ahead * len(load)  # tasks out: sent and not done, or done and not yielded
 
-        def feed(conn) -> None:
+        def feed() -> None:
+            """Hand out tasks one at a time, each to the worker with the fewest, so that a short
+            list of tasks is shared out evenly instead of filling the first worker up."""
             nonlocal more
-            while more and load[conn] < self.ahead and sum(load.values()) + len(done) < limit:
+            while more and sum(load.values()) + len(done) < limit:
+                conn = min(load, key=load.__getitem__)
+                if load[conn] >= self.ahead:
+                    return
                 job = next(jobs, None)
                 if job is None:
                     more = False
@@ -131,8 +136,7 @@ class OrderedPool:
                 if not ok:
                     raise value
                 yield value
-            for conn in load:  # hand out what the results yielded (or received) left room for
-                feed(conn)
+            feed()  # hand out what the results yielded (or received) left room for
             busy = [conn for conn, n in load.items() if n]
             if not busy:
                 return
