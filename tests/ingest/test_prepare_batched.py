@@ -89,3 +89,24 @@ def test_boilerplate_unchanged_and_forced_language_in_a_chunk(files):
     forced = [(path, settings, "java", False, None) for path in code]
     for a, task in zip(prepare_chunk(forced, in_worker=False), forced):
         _same(a, prepare(*task))
+
+
+def test_chunks_are_bounded_in_files_and_bytes():
+    """Chunks keep the tasks' order, hold at most CHUNK_FILES files and CHUNK_BYTES bytes, and a
+    file bigger than that is a chunk of its own: what the workers hold at once stays bounded
+    whatever the files' sizes."""
+    from winnowdb.ingest.prepare import CHUNK_BYTES, CHUNK_FILES, chunked
+
+    rng = random.Random(3)
+    sizes = [rng.choice([10, 3_000, 700_000, CHUNK_BYTES + 5]) for _ in range(500)] + [1] * 200
+    tasks = [(f"f{i}",) for i in range(len(sizes))]
+    chunks = chunked(tasks, sizes)
+    assert [t for c in chunks for t in c] == tasks
+    at = 0
+    for chunk in chunks:
+        held = sizes[at:at + len(chunk)]
+        at += len(chunk)
+        assert len(chunk) <= CHUNK_FILES
+        assert sum(held) <= CHUNK_BYTES or len(chunk) == 1
+    assert any(len(c) == CHUNK_FILES for c in chunks)  # small files still go 64 at a time
+    assert chunked(tasks[:130]) == [tasks[:64], tasks[64:128], tasks[128:130]]

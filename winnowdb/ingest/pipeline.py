@@ -110,7 +110,8 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         # DuckDB's memory is capped, with room for the largest file's text
         jobs_n = jobs if jobs is not None else default_jobs()
         with bulk_writes(store, largest_value=max(sizes.values(), default=0)), \
-                prepared_stream(tasks, jobs_n, sum(sizes.values()), store) as stream, writer:
+                prepared_stream(tasks, jobs_n, sum(sizes.values()), store, [sizes[t[0]] for t in tasks]) as stream, \
+                writer:
             for task, submission, label, prep in zip(tasks, submissions, labels, stream):
                 spath = task[0]
                 old = existing.get(spath)

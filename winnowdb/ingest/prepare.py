@@ -18,7 +18,8 @@ from .read import Skipped, Source, read_source
 from .rows import rows_piece
 
 __all__ = ["Prepared", "prepare", "prepare_task", "prepare_chunk", "prepared_stream", "default_jobs",
-           "first_of_each_hash", "PARALLEL_MIN_BYTES", "PARALLEL_MIN_FILES", "CHUNK_FILES", "AHEAD"]
+           "first_of_each_hash", "chunked", "PARALLEL_MIN_BYTES", "PARALLEL_MIN_FILES", "CHUNK_FILES",
+           "CHUNK_BYTES", "AHEAD"]
 
 
 @dataclass
@@ -171,8 +172,30 @@ def prepare_task(task: tuple) -> Prepared:
     return prepare(*task)
 
 
-#: files handed to a worker at a time (small files cost more to send one by one than to prepare)
+#: files handed to a worker at a time (small files cost more to send one by one than to prepare),
+#: and at most this many bytes of them (unless one file is bigger): the chunks out at once, AHEAD
+#: per worker, and their results stay within a few hundred MB whatever the files' sizes
 CHUNK_FILES = 64
+CHUNK_BYTES = 4 * 1024 * 1024
+
+
+def chunked(tasks: list[tuple], sizes: list[int] | None = None) -> list[list[tuple]]:
+    """``tasks`` cut into consecutive chunks of at most ``CHUNK_FILES`` files and ``CHUNK_BYTES``
+    bytes (``sizes[i]``: task i's file size; a bigger file is a chunk of its own)."""
+    if sizes is None:
+        return [tasks[i:i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
+    chunks: list[list[tuple]] = []
+    current: list[tuple] = []
+    held = 0
+    for task, size in zip(tasks, sizes):
+        if current and (len(current) >= CHUNK_FILES or held + size > CHUNK_BYTES):
+            chunks.append(current)
+            current, held = [], 0
+        current.append(task)
+        held += size
+    if current:
+        chunks.append(current)
+    return chunks
 
 
 #: chunks handed to each worker at a time (16 x 64 files): enough for the workers to go on while
@@ -193,12 +216,13 @@ def default_jobs() -> int:
 
 
 @contextlib.contextmanager
-def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None):
+def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None, sizes: list[int] | None = None):
     """The tasks' ``Prepared`` results, in order: from ``jobs`` worker processes when the work is
-    big enough to pay for them, else computed here. Workers ignore Ctrl-C and are stopped when the
-    stream is left (finished, interrupted or failed). While workers run, DuckDB (``store``) writes
-    with one thread, leaving the other cores to them."""
-    chunks = [tasks[i:i + CHUNK_FILES] for i in range(0, len(tasks), CHUNK_FILES)]
+    big enough to pay for them, else computed here, in chunks (``chunked``: ``sizes`` are the
+    tasks' file sizes). Workers ignore Ctrl-C and are stopped when the stream is left (finished,
+    interrupted or failed). While workers run, DuckDB (``store``) writes with one thread, leaving
+    the other cores to them."""
+    chunks = chunked(tasks, sizes)
     # the compiled kernels pay for loading numba (~0.4 s) on this much input. Workers load them
     # themselves: in this process numba would hold ~130 MB through the whole add
     compiled = total_bytes >= PARALLEL_MIN_BYTES
