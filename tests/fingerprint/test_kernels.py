@@ -113,7 +113,9 @@ def test_fingerprint_many_compiled_only_for_robust_winnowing():
     with pytest.raises(ValueError):
         kernels.winnow_docs(np.zeros(3, dtype=np.uint64), np.array([0, 3]), 0, 2)
     with pytest.raises(ValueError):
-        kernels.simhash_docs(np.zeros(3, dtype=np.uint64), np.array([0, 3]), np.zeros((2, 2)))
+        kernels.simhash_docs(np.zeros(3, dtype=np.uint64), np.array([0, 3]), [(), ()])
+    with pytest.raises(ValueError):
+        kernels.simhash_docs(np.zeros(3, dtype=np.uint64), np.array([0, 3]), [(1, 2, 3)])
 
 
 @SETTINGS
@@ -208,6 +210,25 @@ def test_prose_compiled_equals_numpy(text, strip_start, strip_end):
         assert same(getattr(got, f), getattr(want, f)), (text, f)
 
 
+def test_prose_kernel_runs_on_the_fast_path():
+    """The compiled prose loop takes texts in the BMP without multi-letter folds (the property
+    test above compares outputs, some of which come from the numpy path)."""
+    from winnowdb.normalize.fold import EXPANDS, joiner_table, single_table
+    from winnowdb.normalize.prose import PROSE_MARK, PROSE_SPACE, WHITESPACE
+    from winnowdb.normalize.units import code_points
+
+    space = np.zeros(0x10000, dtype=np.bool_)
+    space[list(WHITESPACE)] = True
+    for text, fast in (("a\u0301\u00adb c\u200d, d", True), ("Stra\u00dfe", False), ("x \U0001d400", None)):
+        cps = code_points(text)
+        if fast is None:  # past the BMP: normalize_prose never asks the kernel
+            assert int(cps.max()) >= 0x10000
+            continue
+        got = kernels.prose_units(cps, single_table(cps), space, joiner_table(), True, True, PROSE_SPACE, PROSE_MARK,
+                                  EXPANDS)
+        assert (got is not None) == fast, text
+
+
 def test_prose_compiled_sample_corpus():
     from winnowdb.normalize.prose import normalize_prose
 
@@ -247,8 +268,8 @@ def test_first_in_docs_real_hashes():
 
 
 def test_kernels_that_cannot_load_leave_the_numpy_path(monkeypatch):
-    """numba missing (ImportError), or unable to compile or cache (any other error): an add
-    works on the numpy path, with the same output."""
+    """numba missing (ImportError), unable to compile or cache (any other error), or a kernel
+    whose output differs from the numpy path's: an add works on the numpy path, same output."""
     import sys
 
     docs = [normalize_as("The tide came in over the flats, and the gulls went with it.", "prose")]
@@ -257,18 +278,23 @@ def test_kernels_that_cannot_load_leave_the_numpy_path(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("cannot cache function: no locator available")
 
-    for how in ("import", "compile"):
-        monkeypatch.setattr(compiled, "_KERNELS", {})
+    def wrong(units, uoff, skip=None):  # as stale machine code would: not the numpy path's values
+        return np.zeros(len(uoff) - 1, dtype=np.int64)
+
+    for how in ("import", "compile", "stale"):
+        compiled.reset()
         with monkeypatch.context() as m:
             if how == "import":  # as if numba could not be imported
                 import winnowdb.fingerprint
 
                 m.setitem(sys.modules, "winnowdb.fingerprint.kernels", None)
                 m.delattr(winnowdb.fingerprint, "kernels", raising=False)
-            else:
+            elif how == "compile":
                 m.setattr(kernels, "winnow_docs", broken)
+            else:  # the self-check compares each kernel with the numpy path
+                m.setattr(kernels, "simhash_docs", wrong)
             assert compiled_kernels() is None
             got = fingerprint_many(docs, 5, 4, compiled=True)
         assert all(same(getattr(a, f), getattr(b, f)) for a, b in zip(got, want) for f in FIELDS)
-    monkeypatch.setattr(compiled, "_KERNELS", {})
+    compiled.reset()
     assert compiled_kernels() is kernels

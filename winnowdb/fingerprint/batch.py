@@ -30,9 +30,7 @@ Every output equals the per-document path's, bit for bit (tests/fingerprint/test
 cached powers of ``BASE`` (``hashing.powers``) grow to the length of the largest block.
 
 ``compiled=True`` (``add`` on a big input) runs robust winnowing and the simhashes through the
-compiled loops of ``fingerprint.kernels`` instead (numba: one loop per document rather than a few
-dozen numpy passes per character; the same output, tests/fingerprint/test_kernels.py), when
-``compiled.compiled_kernels()`` finds them usable.
+numba loops of ``fingerprint.kernels`` instead, when ``compiled.compiled_kernels()`` has them.
 """
 from __future__ import annotations
 
@@ -383,13 +381,7 @@ def simhash_many(units_list: Sequence[np.ndarray], compiled: bool = False,
     if kernels is not None:
         if not len(units_list):
             return []
-        units, uoff = concat_units(units_list)
-        table = None
-        if skip is not None:
-            table = np.full((len(units_list), 2), -1, dtype=np.int64)
-            for i, values in enumerate(skip):
-                table[i, :len(values)] = values
-        return kernels.simhash_docs(units, uoff, table).tolist()
+        return kernels.simhash_docs(*concat_units(units_list), skip).tolist()
     if skip is not None:
         units_list = [u[~np.isin(u, np.asarray(values, dtype=u.dtype))] if values else u
                       for u, values in zip(units_list, skip)]

@@ -1,5 +1,6 @@
-"""Compiled loops (numba) for the batch path of ``add``: k-gram hashes with robust winnowing, and
-simhashes, of many documents in one pass (issue 19).
+"""All of ``add``'s compiled loops (numba), in the one module that imports numba: prose
+normalization, k-gram hashes with robust winnowing, simhashes and first-of-hash masks, of many
+documents in one pass (issue 19).
 
 numpy runs each step of ``fingerprint.batch`` as a pass over the whole batch, a few dozen passes
 per character in all; here one loop per document does the same work in registers:
@@ -101,17 +102,20 @@ def prose_units(cps: np.ndarray, single: np.ndarray, space: np.ndarray, joiners:
     return (units, start, stop) if ok else None
 
 
-def simhash_docs(units: np.ndarray, uoff: np.ndarray, skip: np.ndarray | None = None) -> np.ndarray:
+def simhash_docs(units: np.ndarray, uoff: np.ndarray, skip=None) -> np.ndarray:
     """The simhash (int64) of each document of ``units`` (``units[uoff[i]:uoff[i + 1]]``; 0 for a
-    document with no units): ``simhash.units_simhash``. ``skip`` (int64, one row per document,
-    -1 for none) lists unit values left out of that document first (a prose document's separator
-    units, so that its units are the ``text`` normalizer's)."""
+    document with no units): ``simhash.units_simhash``. ``skip[i]`` (a tuple of at most two unit
+    values, or None for no skips at all) lists unit values left out of document i first (a prose
+    document's separator units, so that its units are the ``text`` normalizer's)."""
     if FEATURE_GRAM != 4:  # the kernel unrolls 4-grams
         raise ValueError("simhash_docs computes 4-gram features")
-    docs = int(np.asarray(uoff).shape[0]) - 1
-    skips = np.full((max(docs, 0), 2), -1, dtype=np.int64) if skip is None else np.asarray(skip, dtype=np.int64)
-    if skips.shape != (max(docs, 0), 2):
-        raise ValueError("skip needs two values (or -1) per document")
+    docs = max(int(np.asarray(uoff).shape[0]) - 1, 0)
+    skips = np.full((docs, 2), -1, dtype=np.int64)
+    if skip is not None:
+        if len(skip) != docs or any(len(values) > 2 for values in skip):
+            raise ValueError("skip needs at most two values per document")
+        for i, values in enumerate(skip):
+            skips[i, :len(values)] = values
     return _simhash(np.ascontiguousarray(units, dtype=_U64), np.ascontiguousarray(uoff, dtype=np.int64),
                     np.ascontiguousarray(skips), mix_table(FEATURE_SALT), _U64(FEATURE_SALT))
 

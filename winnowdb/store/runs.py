@@ -3,7 +3,8 @@
 Looking a hash up (``query``, and every statistic kept per hash) must read few of the table's
 row groups, so each add stores its fingerprint rows ordered by hash: a *run*, whose row groups
 each hold a narrow range of hashes (DuckDB's zone maps then skip the others). Rows arrive in
-document order, so ``FingerprintRun`` sorts them into ranges of hashes as they come (``buckets``:
+document order (or already grouped by bucket, as an add's workers send them: ``add_bucketed``),
+and ``FingerprintRun`` sorts them into ranges of hashes as they come (``buckets``:
 ranges that hold about equal numbers of winnowed hashes), spilling the buckets to a folder next to
 the index beyond ``SPILL_ROWS``, so memory stays bounded; ``finish`` writes the buckets in order,
 each sorted by a 16-bit key of its range: the run is ordered by hash down to ranges narrower than
@@ -94,8 +95,8 @@ class FingerprintRun:
 
     def add_bucketed(self, columns: dict, bounds: np.ndarray) -> None:
         """``add`` of rows already ordered by bucket (``COLUMNS`` and ``first``, bucket p's rows
-        at ``bounds[p]:bounds[p + 1]``, each bucket's in document order), as ``ingest.rows``
-        groups them where they are fingerprinted."""
+        at ``bounds[p]:bounds[p + 1]``), as ``ingest.rows`` groups them where they are
+        fingerprinted. Within a bucket any order will do: ``finish`` sorts each by hash."""
         n = int(columns["hash"].shape[0])
         if n == 0:
             return
