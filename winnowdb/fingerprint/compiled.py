@@ -2,8 +2,9 @@
 
 The kernels are loaded once per process, on first use: numba imported and the kernels compiled
 (or loaded from numba's cache), so the cost falls on the add that needs them (in each of its
-worker processes, which is where they run). ``WINNOWDB_KERNELS=numpy`` keeps the numpy path,
-which gives the same output: for comparisons, and the fallback when numba cannot import.
+worker processes, which is where they run), and checked against the numpy path once. The numpy
+path gives the same output: it is the fallback when numba cannot be imported or a kernel cannot
+be compiled or fails the check, and ``WINNOWDB_KERNELS=numpy`` selects it (for comparisons).
 """
 from __future__ import annotations
 
