@@ -249,14 +249,22 @@ def fingerprint_many(docs: Sequence, k: int, w: int, salt: int = 0, selection: s
         hashes, offsets = _kgram_block(*concat_units([d.units for d in block]), k, salt)
         selected = _select_block(hashes, offsets, selection, w, m, robust)
         sel_off = np.searchsorted(selected, offsets)
-        chosen = hashes[selected]
         pos = selected - np.repeat(offsets[:-1], np.diff(sel_off))
-        last = pos + (k - 1)
-        bounds = sel_off.tolist()
-        for i, doc in enumerate(block):
-            lo, hi = bounds[i], bounds[i + 1]
-            p = pos[lo:hi]
-            out.append(Fingerprints(hash=chosen[lo:hi], pos=p, start=doc.start[p], stop=doc.stop[last[lo:hi]]))
+        out.extend(_per_document(block, pos, hashes[selected], sel_off, k))
+    return out
+
+
+def _per_document(docs: Sequence, pos: np.ndarray, hashes: np.ndarray, bounds: np.ndarray,
+                  k: int) -> list[Fingerprints]:
+    """Each document's ``Fingerprints`` from the selections of its block (document i's at
+    ``bounds[i]:bounds[i + 1]``, ``pos`` their k-gram indexes in it)."""
+    last = pos + (k - 1)
+    at = np.asarray(bounds).tolist()
+    out = []
+    for i, doc in enumerate(docs):
+        lo, hi = at[i], at[i + 1]
+        p = pos[lo:hi]
+        out.append(Fingerprints(hash=hashes[lo:hi], pos=p, start=doc.start[p], stop=doc.stop[last[lo:hi]]))
     return out
 
 
@@ -266,14 +274,7 @@ def _fingerprint_compiled(kernels, docs: Sequence, k: int, w: int, salt: int) ->
         return []
     units, uoff = concat_units([d.units for d in docs])
     pos, hashes, counts = kernels.winnow_docs(units, uoff, k, w, salt)
-    bounds = _offsets(counts).tolist()
-    last = pos + (k - 1)
-    out = []
-    for i, doc in enumerate(docs):
-        lo, hi = bounds[i], bounds[i + 1]
-        p = pos[lo:hi]
-        out.append(Fingerprints(hash=hashes[lo:hi], pos=p, start=doc.start[p], stop=doc.stop[last[lo:hi]]))
-    return out
+    return _per_document(docs, pos, hashes, _offsets(counts), k)
 
 
 def _features_block(units: np.ndarray, uoff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -85,13 +85,7 @@ class FingerprintRun:
         bounds = np.searchsorted(part[order], np.arange(_N + 1))
         cols: dict[str, np.ndarray] = {name: np.asarray(columns[name], dtype=dtype)[order] for name, dtype in COLUMNS}
         cols["first"] = np.asarray(first, dtype=np.bool_)[order]
-        for p in np.flatnonzero(bounds[1:] > bounds[:-1]).tolist():
-            lo, hi = bounds[p], bounds[p + 1]
-            self._parts[p].append({k: v[lo:hi] for k, v in cols.items()})
-        self._buffered += n
-        self.rows += n
-        if self._buffered >= SPILL_ROWS:
-            self._write_spill()
+        self.add_bucketed(cols, bounds)
 
     def add_bucketed(self, columns: dict, bounds: np.ndarray) -> None:
         """``add`` of rows already ordered by bucket (``COLUMNS`` and ``first``, bucket p's rows
