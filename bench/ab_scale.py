@@ -9,12 +9,14 @@ On a machine shared with other work (this one), figures taken minutes apart are 
 alternating old, new, old, new, ... exposes both trees to the same load. Per run and tree: a
 fresh index built by a timed `add` of the corpus (bench/corpora.py; built when missing), then
 `pairs --top 10`, `stats`, `query DOC` and `compare DOC SOURCE` on it (a document with a planted
-copy and its source), each a fresh process. Medians of wall time, CPU time and peak memory
-(bench/measure.py), and the ratio new / old.
+copy and its source), each a fresh process, and `Index.query(DOC)` in one process, warm (the
+median of --warm queries after a first one; bench/scale.py's snippet). Medians of wall time, CPU
+time and peak memory (bench/measure.py), and the ratio new / old.
 """
 from __future__ import annotations
 
 import datetime as dt
+import json
 import shlex
 import statistics
 import sys
@@ -26,8 +28,13 @@ sys.path.insert(0, str(HERE))
 from corpora import ensure_corpus, read_copies  # noqa: E402
 from machine_info import describe  # noqa: E402
 from measure import ab_arguments, describe_winnowdb, fresh_db, report, run, winnowdb_cli  # noqa: E402
+from scale import IN_PROCESS  # noqa: E402
 
 COMMANDS = ("add", "pairs --top 10", "stats", "query DOC", "compare DOC SOURCE")
+#: the in-process query's row (its wall is the warm median; CPU and memory are the whole process's)
+IN_PROCESS_ROW = "Index.query(DOC), in process, warm"
+#: warm in-process queries per run
+WARM = 20
 
 
 def one_run(tree: Path, label: str, corpus: Path, doc: Path, src: Path, data: Path) -> dict:
@@ -41,6 +48,9 @@ def one_run(tree: Path, label: str, corpus: Path, doc: Path, src: Path, data: Pa
         print(f"  {label}: {name} ...", file=sys.stderr, flush=True)
         r = run(cli + args + ["--db", str(db)], out=out, cwd=data, env=env)
         got[name] = (r.wall, r.cpu, r.max_rss, r.other_cores)
+    print(f"  {label}: in-process query ...", file=sys.stderr, flush=True)
+    r = run([cli[0], "-c", IN_PROCESS, str(db), str(WARM), str(doc)], out=out, cwd=data, env=env)
+    got[IN_PROCESS_ROW] = (json.loads(out.read_text())[str(doc)]["median_s"], r.cpu, r.max_rss, r.other_cores)
     return got
 
 
@@ -65,7 +75,7 @@ def main() -> None:
              "(largest process); other load = cores busy with other work meanwhile", "",
              "| command | old: wall s / CPU s / MiB | new: wall s / CPU s / MiB | new / old (wall) | other load |",
              "|---|---|---|---|---|"]
-    for name in COMMANDS:
+    for name in (*COMMANDS, IN_PROCESS_ROW):
         cells = []
         for label in ("old", "new"):
             vals = [r[name] for r in runs[label]]

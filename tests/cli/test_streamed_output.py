@@ -23,6 +23,8 @@ import duckdb
 import pytest
 from conftest import ok, random_words, sigint_default
 
+from winnowdb.store.dbfile import connect_index, disconnect_index
+
 PAIR_FIELDS = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]
 NEAR_FIELDS = ["a", "b", "distance", "simhash_a", "simhash_b"]
 WINNOWDB = [sys.executable, "-m", "winnowdb"]
@@ -122,14 +124,17 @@ def test_empty_results_are_an_empty_array(cli, index_db, tmp_path):
 
 
 def test_the_pairs_query_runs_only_inside_copy(cli, many_pairs_db):
-    # A second read-only connection to the same file shares the CLI's DuckDB instance (duckdb
-    # caches instances by path and configuration), so DuckDB's own query log sees every
+    # A second read-only connection to the same file shares the CLI's DuckDB instance (one process
+    # attaches a file once: store.dbfile.connect_index), so DuckDB's own query log sees every
     # statement the command runs: the pairs query appears only as a COPY, never as a SELECT
     # whose rows Python fetches.
-    with duckdb.connect(str(many_pairs_db), read_only=True) as con:
+    con = connect_index(str(many_pairs_db), read_only=True)
+    try:
         con.execute("CALL enable_logging('QueryLog')")
         rows = json.loads(ok(cli("pairs", "--db", many_pairs_db, "-f", "json", "--top", "0")).stdout)
         logged = [m for (m,) in con.execute("SELECT message FROM duckdb_logs WHERE type = 'QueryLog'").fetchall()]
+    finally:
+        disconnect_index(con)
     assert len(rows) > 2048
     pair_queries = [q for q in logged if "joinable" in q]  # a CTE name of sql/pairs.sql
     assert len(pair_queries) == 1, logged

@@ -24,6 +24,11 @@ class Recording:
         self.statements.append((sql, params))
         return self._con.execute(sql) if params is None else self._con.execute(sql, params)
 
+    def cursor(self):  # an index file's connections are cursors of the connection that attached it
+        rec = Recording(self._con.cursor())
+        rec.statements = self.statements
+        return rec
+
     def __getattr__(self, name):
         return getattr(self._con, name)
 

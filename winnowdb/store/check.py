@@ -167,7 +167,7 @@ def check_index(path: str | os.PathLike) -> CheckReport:
     """Check the index at ``path``; raises ``WinnowError`` only when it cannot be opened at all."""
     import duckdb
 
-    from .dbfile import describe_duckdb_error, no_network_extensions, refuse_non_duckdb
+    from .dbfile import connect_index, describe_duckdb_error, disconnect_index, refuse_non_duckdb
 
     path = str(path)
     if not Path(path).exists():
@@ -176,10 +176,9 @@ def check_index(path: str | os.PathLike) -> CheckReport:
         raise WinnowError(f"{path} is a directory, not an index file")
     refuse_non_duckdb(path)
     try:
-        con = duckdb.connect(path, read_only=True)
+        con = connect_index(path, read_only=True)
     except duckdb.Error as exc:
         raise WinnowError(describe_duckdb_error(path, exc, read_only=True)) from None
-    no_network_extensions(con)
     report = CheckReport(path)
     try:
         # 1. tables and columns
@@ -242,7 +241,7 @@ def check_index(path: str | os.PathLike) -> CheckReport:
         report.add("storage", [f"cannot read the index: {_first_line(exc)}"])
         return report
     finally:
-        con.close()
+        disconnect_index(con)
 
 
 def _note_old_code_tokens(report: CheckReport, con, settings: dict[str, str]) -> None:

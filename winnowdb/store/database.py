@@ -28,8 +28,10 @@ from ..errors import WinnowError
 from ..settings import IndexSettings
 from . import schema, sqlfiles
 from .dbfile import (
+    connect_index,
     creating_prefix,
     describe_duckdb_error,
+    disconnect_index,
     no_network_extensions,
     refuse_non_duckdb,
     remove_stale_temporaries,
@@ -83,11 +85,10 @@ class Store:
             if not read_only:  # tidy up after a creation that was killed
                 remove_stale_temporaries(*os.path.split(os.path.abspath(path)))
         try:
-            con = duckdb.connect(path, read_only=read_only)
+            con = connect_index(path, read_only=read_only)
         except duckdb.Error as exc:
             raise WinnowError(describe_duckdb_error(path, exc, read_only)) from None
         try:
-            no_network_extensions(con)
             _lookups_by_value(con)
             tables = _table_names(con)
             if "settings" not in tables:
@@ -104,12 +105,12 @@ class Store:
                     raise WinnowError(problem)
             store._views(temporary=read_only)
             return store
-        except WinnowError:
-            con.close()
-            raise
         except duckdb.Error as exc:
-            con.close()
+            disconnect_index(con)
             raise WinnowError(describe_duckdb_error(path, exc, read_only)) from None
+        except BaseException:  # a failed upgrade, Ctrl-C, ...: never leave the file attached
+            disconnect_index(con)
+            raise
 
     @classmethod
     def in_memory(cls, settings: dict[str, str]) -> "Store":
@@ -167,7 +168,7 @@ class Store:
                 schema.write_meta(con, schema.VIEWS_DIGEST, digest)
 
     def close(self) -> None:
-        self._con.close()
+        disconnect_index(self._con)
 
     def interrupt(self) -> None:
         """Stop the query running on this index in another thread (it raises there)."""

@@ -1,11 +1,26 @@
 """The index file on disk, around DuckDB: what is not a DuckDB file is refused before DuckDB
 opens it, DuckDB's errors about the file become one line a user can act on, temporaries left by
-a killed index creation are removed, and DuckDB is kept offline (no extension downloads).
+a killed index creation are removed, DuckDB is kept offline (no extension downloads), and the file
+is opened with the row groups lookups need (``connect_index``).
+
+Row groups. DuckDB skips the row groups whose zone maps (each column's min and max) cannot hold a
+looked-up value. A query looks up a few hundred hashes that fall anywhere in the hash range, and
+each one makes DuckDB read the whole row group that may hold it: with DuckDB's default of 122,880
+rows, ~400 hashes read most of a 100,000-document index's fingerprints, and a query's time grew
+with the index. With ``ROW_GROUP_ROWS`` (8,192) rows per group a lookup reads ~15x fewer rows, and
+its cost stays nearly the same as the index grows (bench/results/query_plan.md). DuckDB takes the
+row group size as an option of ``ATTACH`` only (it is not stored in the file), so an index file is
+always attached to an in-memory host database under the catalog name ``CATALOG`` and made the
+default (``USE``): SQL names its tables as before. One process attaches a file once; every
+``connect_index`` of it gets a connection (cursor) of that host, as ``duckdb.connect`` of one path
+shares one database instance. A file opened with plain DuckDB stays readable and writable (its
+new row groups are DuckDB's default size).
 """
 from __future__ import annotations
 
 import os
 import re
+import threading
 from pathlib import Path
 
 import duckdb
@@ -13,7 +28,72 @@ import duckdb
 from ..errors import WinnowError
 
 __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
-           "no_network_extensions", "DUCKDB_MAGIC"]
+           "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "CATALOG", "connect_index",
+           "disconnect_index"]
+
+#: rows per row group of every table an index's connection writes (see the module docstring)
+ROW_GROUP_ROWS = 8192
+#: the catalog (database) name an index file is attached under
+CATALOG = "winnowdb"
+
+_hosts: dict[str, list] = {}  # real path -> [host connection, read_only, connections handed out]
+_owner: dict[int, str] = {}  # id of a connection handed out -> the real path of its file
+_hosts_lock = threading.Lock()
+
+
+def connect_index(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection to the index file ``path`` (created if missing and not ``read_only``),
+    its catalog the default, its writes in row groups of ``ROW_GROUP_ROWS`` rows, spilling to
+    ``path.tmp`` (as DuckDB does for a file it opens itself), offline (``no_network_extensions``).
+
+    Raises ``duckdb.Error`` as ``duckdb.connect`` would (``describe_duckdb_error`` words it); a
+    file this process already has open the other way (read-only against writable) is refused
+    with a ``WinnowError``. Give the connection back with ``disconnect_index``.
+    """
+    key = os.path.realpath(path)
+    with _hosts_lock:
+        entry = _hosts.get(key)
+        if entry is None:
+            host = duckdb.connect()
+            try:
+                no_network_extensions(host)
+                host.execute("SET temp_directory = ?", [path + ".tmp"])
+                mode = "READ_ONLY, " if read_only else ""
+                host.execute(f"ATTACH ? AS {CATALOG} ({mode}ROW_GROUP_SIZE {ROW_GROUP_ROWS})", [path])
+            except BaseException:
+                host.close()
+                raise
+            entry = _hosts[key] = [host, read_only, 0]
+        elif entry[1] != read_only:
+            how = "read-only" if entry[1] else "for writing"
+            raise WinnowError(f"index {path} is already open {how} in this process; close it first")
+        con = entry[0].cursor()
+        try:
+            con.execute(f"USE {CATALOG}")
+        except BaseException:
+            con.close()
+            if entry[2] == 0:
+                entry[0].close()
+                del _hosts[key]
+            raise
+        entry[2] += 1
+        _owner[id(con)] = key
+    return con
+
+
+def disconnect_index(con: duckdb.DuckDBPyConnection) -> None:
+    """Close a connection ``connect_index`` gave; the last one of a file detaches it (DuckDB
+    checkpoints it: the file is complete, with no WAL). Any other connection is just closed."""
+    with _hosts_lock:
+        key = _owner.pop(id(con), None)
+        con.close()
+        if key is None:
+            return
+        entry = _hosts[key]
+        entry[2] -= 1
+        if entry[2] == 0:
+            del _hosts[key]
+            entry[0].close()
 
 
 def describe_duckdb_error(path: str, exc: Exception, read_only: bool = False) -> str:

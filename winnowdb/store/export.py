@@ -220,13 +220,14 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
     """
     import duckdb
 
+    from .dbfile import connect_index, disconnect_index
     from .schema import SCHEMA_VERSION, write_setting
 
     read_manifest(directory)
     if Path(db).exists():
         raise WinnowError(f"{db} exists: import into a new index file")
     names = exported_tables(directory)
-    con = duckdb.connect(str(db))
+    con = connect_index(str(db))  # fingerprints in the row groups lookups need (dbfile)
     try:
         con.begin()
         con.execute(sqlfiles.load("create_tables"))
@@ -261,10 +262,10 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
         write_setting(con, "schema_version", str(SCHEMA_VERSION))
         con.commit()
     except duckdb.Error as exc:
-        con.close()
+        disconnect_index(con)
         Path(db).unlink(missing_ok=True)
         raise WinnowError(f"import failed: {str(exc).splitlines()[0]}") from None
-    con.close()
+    disconnect_index(con)
     from .database import Store
     from .stats import remember_default_max_df
 

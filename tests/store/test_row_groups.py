@@ -1,0 +1,115 @@
+"""An index file is attached with small row groups (store/dbfile.py ``connect_index``): every table
+an add writes is stored in groups of at most ``ROW_GROUP_ROWS`` rows, so a query's hashes reach
+few rows. One process attaches a file once and shares it between its opens, as ``duckdb.connect``
+shares one instance per path; the last close detaches it, leaving a complete file.
+"""
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import duckdb
+import pytest
+
+import winnowdb
+from winnowdb.errors import WinnowError
+from winnowdb.store.dbfile import CATALOG, ROW_GROUP_ROWS, connect_index, disconnect_index
+
+
+def _essays(root: Path, n: int = 120) -> Path:
+    rng = random.Random(5)
+    words = ["".join(rng.choice("abcdefghijklmnop") for _ in range(rng.randint(3, 9))) for _ in range(3000)]
+    root.mkdir()
+    for i in range(n):
+        (root / f"e{i:03d}.txt").write_text(" ".join(rng.choice(words) for _ in range(700)) + "\n")
+    return root
+
+
+def _row_groups(con, table: str) -> list[int]:
+    """The number of rows in each row group of ``table`` (from its first column's data segments)."""
+    rows = con.execute(
+        "SELECT row_group_id, SUM(count) FROM pragma_storage_info(?) WHERE column_path = '[0]' "
+        "GROUP BY row_group_id ORDER BY row_group_id", [table]).fetchall()
+    return [int(n) for _, n in rows]
+
+
+@pytest.fixture(scope="module")
+def big_index(tmp_path_factory) -> Path:
+    base = tmp_path_factory.mktemp("rowgroups")
+    corpus = _essays(base / "corpus")
+    db = base / "index.duckdb"
+    with winnowdb.open(db) as idx:
+        idx.add([corpus])
+    return db
+
+
+def test_an_add_writes_row_groups_of_at_most_row_group_rows(big_index):
+    con = duckdb.connect(str(big_index), read_only=True)  # plain DuckDB reads the file as it is
+    try:
+        total = con.execute("SELECT COUNT(*) FROM fingerprints").fetchall()[0][0]
+        groups = _row_groups(con, "fingerprints")
+        texts = _row_groups(con, "document_texts")
+    finally:
+        con.close()
+    assert total > 3 * ROW_GROUP_ROWS  # enough rows that DuckDB's default (122,880) would be one group
+    assert sum(groups) == total
+    assert len(groups) >= total // ROW_GROUP_ROWS
+    assert max(groups) <= ROW_GROUP_ROWS
+    assert max(texts) <= ROW_GROUP_ROWS
+
+
+def test_a_query_reads_few_of_the_fingerprints_row_groups(big_index):
+    # the point of small row groups: a handful of looked-up hashes reads a handful of groups
+    with winnowdb.open(big_index, read_only=True) as idx:
+        con = idx.store.connection
+        hashes = [h for (h,) in con.execute("SELECT DISTINCT hash FROM fingerprints ORDER BY hash "
+                                            "LIMIT 3 OFFSET 20000").fetchall()]
+        plan = con.execute("EXPLAIN ANALYZE SELECT COUNT(*) FROM fingerprints WHERE hash IN (?, ?, ?)",
+                           hashes).fetchall()[0][1]
+    line = next(ln for ln in plan.splitlines() if "Row Groups Scanned" in ln)
+    scanned, total = (int(x) for x in line.split(":")[1].strip(" │").split("/"))
+    assert total >= 4 and scanned <= 3, line
+
+
+def test_opens_in_one_process_share_the_attached_file(big_index, tmp_path):
+    db = tmp_path / "copy.duckdb"
+    db.write_bytes(big_index.read_bytes())
+    a = winnowdb.open(db)
+    b = winnowdb.open(db)  # a second writable open of the same file shares the first's attachment
+    try:
+        assert a.store.connection.execute("SELECT current_database()").fetchall()[0][0] == CATALOG
+        a.store.set_setting("note", "written through a")
+        assert b.store.connection.execute("SELECT value FROM settings WHERE key = 'note'").fetchall() == \
+            [("written through a",)]
+        a.close()
+        assert b.stats()["documents"] == 120  # still attached for b
+    finally:
+        b.close()
+    # the last close detached it: plain DuckDB opens it, complete, with no WAL left
+    assert not Path(str(db) + ".wal").exists()
+    con = duckdb.connect(str(db))
+    try:
+        assert con.execute("SELECT value FROM settings WHERE key = 'note'").fetchall() == [("written through a",)]
+    finally:
+        con.close()
+
+
+def test_a_read_only_open_while_this_process_writes_is_one_clear_error(big_index, tmp_path):
+    db = tmp_path / "copy.duckdb"
+    db.write_bytes(big_index.read_bytes())
+    with winnowdb.open(db):
+        with pytest.raises(WinnowError, match="already open for writing in this process"):
+            winnowdb.open(db, read_only=True)
+    with winnowdb.open(db, read_only=True) as idx:  # once closed, it opens either way
+        assert idx.stats()["documents"] == 120
+
+
+def test_spills_go_next_to_the_index(big_index):
+    con = connect_index(str(big_index), read_only=True)
+    try:
+        assert con.execute("SELECT current_setting('temp_directory')").fetchall()[0][0] == str(big_index) + ".tmp"
+        assert os.path.samefile(con.execute("SELECT path FROM duckdb_databases() WHERE database_name = ?",
+                                            [CATALOG]).fetchall()[0][0], big_index)
+    finally:
+        disconnect_index(con)
