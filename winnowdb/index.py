@@ -77,7 +77,7 @@ class Index:
     # ----------------------------------------------------------------- writing
     def add(self, paths: list[str | os.PathLike], *, label: str | None = None, boilerplate: bool = False,
             submission_depth: int | None = None, language: str | None = None, on_start=None,
-            on_file=None, on_finish=None, jobs: int | None = None) -> AddSummary:
+            on_file=None, on_finish=None, on_merge=None, jobs: int | None = None) -> AddSummary:
         """Index files and directories (recursively); unchanged files are skipped.
 
         ``language`` makes every file of this add code in that language (any Pygments name or
@@ -85,7 +85,8 @@ class Index:
         ``jobs`` processes fingerprint files (default: one per CPU; 1 = in this process only).
         ``on_finish(fingerprints)`` is called when every file is read and the fingerprints are
         being stored (ordered by hash, with the statistics brought up to date: a few seconds on
-        tens of millions of fingerprints).
+        tens of millions of fingerprints); ``on_merge(done, of)`` as the fingerprint runs of
+        several adds are merged into one, when this add makes that due (``store.merge``).
         """
         from .ingest.pipeline import add_paths
 
@@ -93,7 +94,7 @@ class Index:
         self._code_tokens_version_if_no_code()
         return add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
                          submission_depth=submission_depth, language=language, on_start=on_start,
-                         on_file=on_file, on_finish=on_finish, jobs=jobs)
+                         on_file=on_file, on_finish=on_finish, on_merge=on_merge, jobs=jobs)
 
     def _code_tokens_version_if_no_code(self) -> None:
         """An index holding no code yet records this winnowdb's code tokenizer before code is

@@ -121,6 +121,10 @@ def add(
                                     file=f"df of {fingerprints / 1e6:.1f}M fingerprints (default --max-df)")
                     unshown[0] = 0
 
+            def on_merge(done: int, of: int) -> None:  # the runs of several adds merged into one
+                if task is not None:
+                    progress.update(task, description="merging", file=f"fingerprint runs: {done}/{of} buckets")
+
             if idx.stale_code_tokens():
                 err.print("note: this index holds code tokenized by an older winnowdb; new code files may "
                           "match it less well until `winnowdb upgrade` fingerprints it again",
@@ -128,7 +132,7 @@ def add(
             with progress:
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
                             language=language, on_start=on_start, on_file=on_file, on_finish=on_finish,
-                            jobs=jobs)
+                            on_merge=on_merge, jobs=jobs)
             gone = idx.missing_under([p for p in paths if os.path.isdir(p)]) if not s.interrupted else []
             if gone:
                 what = (f"{display_path(gone[0])} is indexed but no longer exists; `winnowdb remove` it"
@@ -154,6 +158,10 @@ def add(
                           f"run the same add again to finish", markup=False)
                 raise typer.Exit(130)
             out.print(line, markup=False, soft_wrap=True)
+            if s.merged_seconds:
+                err.print(f"note: the fingerprints of this index's last adds were merged into one run ordered "
+                          f"by hash ({s.merged_seconds:.1f}s of the total), so lookups stay fast",
+                          markup=False, highlight=False)
             if missing:
                 raise typer.Exit(2)
 

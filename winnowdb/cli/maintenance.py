@@ -67,18 +67,24 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     The schema upgrade runs in one transaction: it completes or leaves the index as it was. Code
     fingerprinted by an older code tokenizer is then fingerprinted again from the texts the index
     keeps (the original files are not needed), so new code matches it as well as code added
-    today. That runs in committed batches: if interrupted, run upgrade again to finish.
+    today. That runs in committed batches: if interrupted, run upgrade again to finish. An index
+    written by a winnowdb that did not record its fingerprint runs has its fingerprints rewritten
+    as one run ordered by hash, in the small row groups that make queries fast (a bucket of
+    hashes per transaction; an interruption leaves the index as it was).
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..errors import WinnowError
     from ..ingest.retokenize import retokenize_code, stale_code_documents, without_text_message
     from ..settings import CODE_TOKENS_VERSION as TOKENS_VERSION
+    from ..store import merge
     from ..store.database import Store
+    from ..store.dbfile import ROW_GROUP_ROWS
     from ..store.schema import SCHEMA_VERSION
 
     path = _db_path(db)
     out, err = console(), console(stderr=True)
+    merged = False
     with Guard():
         with Store.open(path, create=False) as store:
             before = store.upgraded_from
@@ -115,6 +121,22 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                 out.print(f"{path}: {n} code document{'s' if n != 1 else ''} fingerprinted again with "
                           f"this winnowdb's code tokenizer ({old} -> {TOKENS_VERSION})",
                           markup=False, soft_wrap=True)
-    if before is None and not stale:
+            if merge.runs_of(store) is None and store.value("fingerprint_rows_total"):
+                progress = Progress(TextColumn("[bold]rewriting fingerprints"), BarColumn(),
+                                    TextColumn("{task.completed:.0f}/{task.total:.0f} buckets"),
+                                    TimeRemainingColumn(), console=err, transient=True,
+                                    disable=not err.is_terminal)
+                bar = progress.add_task("merge", total=1)
+                try:
+                    with progress:
+                        seconds = merge.merge(store, lambda done, of: progress.update(bar, completed=done, total=of))
+                except KeyboardInterrupt:
+                    err.print("interrupted: the fingerprints are as they were; run upgrade again to rewrite them",
+                              markup=False)
+                    raise typer.Exit(130) from None
+                merged = True
+                out.print(f"{path}: fingerprints rewritten as one run ordered by hash, in row groups of "
+                          f"{ROW_GROUP_ROWS:,} rows, for fast lookups ({seconds:.1f}s)", markup=False, soft_wrap=True)
+    if before is None and not stale and not merged:
         out.print(f"{path} already has the current schema (version {SCHEMA_VERSION}) and no code from an "
                   "older tokenizer; nothing to do", markup=False, soft_wrap=True)

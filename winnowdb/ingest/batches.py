@@ -46,6 +46,7 @@ class AddSummary:
     batches: int = 0
     seconds: float = 0.0
     interrupted: bool = False
+    merged_seconds: float = 0.0  # the merge of the fingerprint runs this add made due (0: none)
 
     @property
     def saved(self) -> int:

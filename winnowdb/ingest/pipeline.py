@@ -39,11 +39,14 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
               on_start: Callable[[int, int], None] | None = None,
               on_file: Callable[[str, int], None] | None = None,
               on_finish: Callable[[int], None] | None = None,
+              on_merge: Callable[[int, int], None] | None = None,
               jobs: int | None = None) -> AddSummary:
     """Index every file under ``paths``; returns what was done (also when interrupted).
 
     ``on_start(files, total_bytes)`` and ``on_file(path, size)`` report progress, and
-    ``on_finish(fingerprints)`` the start of the final step (storing the fingerprints). ``jobs`` worker
+    ``on_finish(fingerprints)`` the start of the final step (storing the fingerprints);
+    ``on_merge(done, of)`` the progress of a merge of the fingerprint runs, when this add makes
+    one due (``store.merge``; ``AddSummary.merged_seconds``). ``jobs`` worker
     processes read and fingerprint files (default: one per CPU; 1 = all in this process); this
     process alone writes to the index, in order, so the result does not depend on ``jobs``.
     """
@@ -180,7 +183,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                 if on_finish:
                     on_finish(run.rows)
                 with bulk_writes(store):
-                    run.finish()
+                    summary.merged_seconds = run.finish(on_merge=on_merge).merged_seconds
     except KeyboardInterrupt:  # a second Ctrl-C while storing: the documents stay pending, and
         summary.interrupted = True  # the next add stores them (fold_pending)
     summary.seconds = time.perf_counter() - t0

@@ -236,6 +236,7 @@ def check_index(path: str | os.PathLike) -> CheckReport:
         _note_stale_clusters(report, con)
         _note_unstored_texts(report, con)
         _note_pending(report, con)
+        _note_unrecorded_runs(report, con)
         return report
     except duckdb.Error as exc:
         report.add("storage", [f"cannot read the index: {_first_line(exc)}"])
@@ -288,6 +289,22 @@ def _note_unstored_texts(report: CheckReport, con) -> None:
         report.notes.append(f"{n} document{'s have' if n != 1 else ' has'} no stored text (e.g. {rows[0][1]}): "
                             "imported from an export made without --texts, their files not read back; pairs "
                             "and scores are complete, but compare and report cannot show their passages")
+
+
+def _note_unrecorded_runs(report: CheckReport, con) -> None:
+    import duckdb
+
+    from .merge import RUNS_KEY
+    from .schema import read_meta
+
+    try:
+        if RUNS_KEY in read_meta(con) or not con.execute(sqlfiles.load("fingerprint_rows_total")).fetchall()[0][0]:
+            return
+    except duckdb.Error:
+        return
+    report.notes.append("the fingerprints are stored as an older winnowdb wrote them (in DuckDB's default row "
+                        "groups, a run per add): `winnowdb upgrade` rewrites them as one run in small row groups, "
+                        "which makes queries faster")
 
 
 def _note_pending(report: CheckReport, con) -> None:

@@ -26,10 +26,11 @@ import os
 import shutil
 import tempfile
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
-from . import sqlfiles, stats
+from . import merge, sqlfiles, stats
 from .buckets import BUCKETS, bucket_of, hash_range, sort_key
 
 __all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_pending", "drop_pending_rows",
@@ -50,6 +51,7 @@ class RunResult:
     rows: int = 0
     documents: int = 0
     replaced: int = 0
+    merged_seconds: float = 0.0  # the merge of the runs it made due (0: none)
 
 
 class FingerprintRun:
@@ -138,7 +140,8 @@ class FingerprintRun:
         return {k: v[order] for k, v in cols.items()}
 
     # ------------------------------------------------------------------ storing
-    def finish(self, *, pending: bool = True, rewritten: dict | None = None) -> RunResult:
+    def finish(self, *, pending: bool = True, rewritten: dict | None = None,
+               on_merge: Callable[[int, int], None] | None = None) -> RunResult:
         """Store the rows, then index the documents they belong to and bring the statistics up to date.
 
         ``pending``: the documents are this add's rows of ``documents_pending``. Their rows are
@@ -152,6 +155,9 @@ class FingerprintRun:
         ``rewritten`` (``upgrade``, ``pending`` False): the documents keep their ids and rows;
         their old fingerprints are replaced and ``rewritten`` (numpy columns doc, normalizer,
         normalized_hash, units, fingerprints, hashes) updates their rows, all in one transaction.
+        Either way the run is recorded (``merge.record_run``), and when the runs stored since the
+        last merge cost lookups too much, they are merged into one (``merge``; ``on_merge(done,
+        of)`` after each bucket merged; ``RunResult.merged_seconds``).
         """
         store = self.store
         result = RunResult(rows=self.rows)
@@ -164,6 +170,8 @@ class FingerprintRun:
         finally:
             self.close()
         store.refresh_settings()
+        if merge.merge_due(merge.runs_of(store)):
+            result.merged_seconds = merge.merge(store, on_merge)
         return result
 
     def _finish_pending(self, result: RunResult) -> None:
@@ -172,6 +180,7 @@ class FingerprintRun:
         keep = _DocSet(docs["doc"])
         counted_later = _DocSet(docs["doc"][docs["hashes"] < 0])  # huge: no first-of-hash mask
         stored = {}  # bucket -> its repeated rows
+        stored_rows = 0
         # the next bucket is read and sorted (numpy, which lets go of the GIL) in a thread while
         # DuckDB stores this one: two buckets in memory at most
         from concurrent.futures import ThreadPoolExecutor
@@ -184,10 +193,11 @@ class FingerprintRun:
                     coming = ahead.submit(self._partition, p + 1, keep)
                 if part and part["hash"].shape[0]:
                     insert_part(store, {name: part[name] for name, _ in COLUMNS})
+                    stored_rows += int(part["hash"].shape[0])
                     again = ~part["first"] & ~counted_later.contains(part["doc"])
                     stored[p] = {"hash": part["hash"][again], "doc": part["doc"][again]}
                 del part
-        indexed = index_pending(store, stored)
+        indexed = index_pending(store, stored, run_rows=stored_rows)
         result.documents, result.replaced = indexed.documents, indexed.replaced
 
     def _finish_rewritten(self, rewritten: dict) -> None:
@@ -200,13 +210,16 @@ class FingerprintRun:
             with store.relations(rewritten_documents=rewritten):
                 con.execute(sqlfiles.load("rewritten_documents_update"))
             keep = _DocSet(new_docs)
+            stored_rows = 0
             for p in range(_N):
                 part = self._partition(p, keep)
                 if part and part["hash"].shape[0]:
                     update.partition(p, part)
                     insert_rows(store, {name: part[name] for name, _ in COLUMNS})
+                    stored_rows += int(part["hash"].shape[0])
                     update.stored(p)
             update.after()
+            merge.record_run(store, stored_rows)
 
     def close(self) -> None:
         if self._spill is not None:
@@ -221,12 +234,13 @@ class FingerprintRun:
         self.close()
 
 
-def index_pending(store, buckets: dict[int, dict]) -> RunResult:
+def index_pending(store, buckets: dict[int, dict], run_rows: int = 0) -> RunResult:
     """One transaction: the pending documents, whose rows of ``buckets`` are stored, become
     indexed documents (replacing the older versions of their files), and the statistics count
     their rows. ``buckets`` maps each bucket stored to its repeated rows: numpy columns hash and
     doc of every row that repeats a (hash, doc) row before it (a hash found twice in a document;
-    few), which the statistics must not count twice."""
+    few), which the statistics must not count twice. ``run_rows``: how many rows the run stored
+    (recorded for ``merge``)."""
     result = RunResult()
     with store.transaction() as con:
         docs = store.columns("pending_documents")
@@ -252,6 +266,7 @@ def index_pending(store, buckets: dict[int, dict]) -> RunResult:
         for p in buckets:
             update.stored(p)
         update.after()
+        merge.record_run(store, run_rows)
     return result
 
 

@@ -1,0 +1,142 @@
+"""Every add appends its fingerprints as a run ordered by hash; store/merge.py records the runs
+and merges them into one when they cost lookups too much (``merge_due``), bucket by bucket into
+a new table that replaces the old in one transaction. A merge changes no row and no answer, only
+the order of the rows; an interrupted one leaves the index as it was; ``upgrade`` merges an index
+that does not record its runs.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import duckdb
+import pytest
+from conftest import ok
+
+import winnowdb
+from winnowdb.store import merge
+from winnowdb.store.check import check_index
+from winnowdb.store.dbfile import ROW_GROUP_ROWS
+
+
+def _essays(root: Path, n: int, seed: int) -> Path:
+    """``n`` essays; every third carries a passage of an essay of an earlier folder (seed - 1)."""
+    root.mkdir(parents=True)
+    rng = random.Random(seed)
+    old = random.Random(seed - 1)
+    words = ["".join(random.Random(i).choice("abcdefghijklmnop") for _ in range(5)) for i in range(800)]
+    for i in range(n):
+        text = [rng.choice(words) for _ in range(250)]
+        if i % 3 == 0:
+            text[50:50] = [old.choice(words) for _ in range(120)]
+        (root / f"e{seed}-{i:02d}.txt").write_text(" ".join(text) + "\n")
+    return root
+
+
+def _rows(db: Path) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute("SELECT hash, doc, pos, start_offset, end_offset FROM fingerprints ORDER BY ALL").fetchall()
+    finally:
+        con.close()
+
+
+def _descents(db: Path) -> int:
+    """How many times the hash goes down from one row to the next in the table's physical order
+    (a table of one run ordered by hash: 0)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute("SELECT COUNT(*) FROM (SELECT hash < LAG(hash) OVER (ORDER BY rowid) AS down "
+                           "FROM fingerprints) WHERE down").fetchall()[0][0]
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize(("runs", "due"), [
+    (None, False), ([], False), ([5_000_000], False),
+    ([40_000_000, 400_000], False),  # a small add next to a big index: one row group per lookup more
+    ([10_000_000] * 4, True),  # four big runs: four row groups per looked-up hash
+    ([100] * 3, False), ([100] * 4, True),  # tiny runs: one row group each, against one for them all
+])
+def test_merge_is_due_when_the_runs_cost_three_times_one_run(runs, due):
+    assert merge.merge_due(runs) is due
+
+
+def test_adds_record_their_runs_and_the_fourth_small_one_merges(tmp_path):
+    db = tmp_path / "index.duckdb"
+    seen = []
+    with winnowdb.open(db) as idx:
+        for seed in (1, 2, 3):
+            assert idx.add([_essays(tmp_path / f"y{seed}", 6, seed)], jobs=1).merged_seconds == 0
+        runs = merge.runs_of(idx.store)
+        assert len(runs) == 3 and sum(runs) == idx.store.value("fingerprint_rows_total") < ROW_GROUP_ROWS
+        before_pairs = idx.pairs(top=0)
+        s = idx.add([_essays(tmp_path / "y4", 6, 4)], jobs=1, on_merge=lambda done, of: seen.append((done, of)))
+        assert s.merged_seconds > 0 and seen[-1][0] == seen[-1][1]
+        total = idx.store.value("fingerprint_rows_total")
+        assert merge.runs_of(idx.store) == [total] and total < ROW_GROUP_ROWS  # four runs of one row group each
+        after_pairs = idx.pairs(top=0)
+    assert before_pairs and all(p in after_pairs for p in before_pairs)
+    assert _descents(db) == 0
+    assert check_index(db).ok
+
+
+def test_a_merge_changes_no_row_and_no_answer(tmp_path):
+    db = tmp_path / "index.duckdb"
+    with winnowdb.open(db) as idx:
+        for seed in (1, 2):
+            idx.add([_essays(tmp_path / f"y{seed}", 15, seed)], jobs=1)
+    rows = _rows(db)
+    assert _descents(db) > 0  # two runs
+    with winnowdb.open(db) as idx:
+        pairs = idx.pairs(top=0)
+        hits = idx.query(tmp_path / "y2" / "e2-00.txt")
+        merge.merge(idx.store)
+        assert idx.pairs(top=0) == pairs and idx.query(tmp_path / "y2" / "e2-00.txt") == hits
+    assert pairs and hits
+    assert _rows(db) == rows and _descents(db) == 0
+    assert check_index(db).ok
+
+
+def test_an_interrupted_merge_leaves_the_index_as_it_was(tmp_path, monkeypatch):
+    db = tmp_path / "index.duckdb"
+    with winnowdb.open(db) as idx:
+        for seed in (1, 2):
+            idx.add([_essays(tmp_path / f"y{seed}", 15, seed)], jobs=1)
+    rows, runs = _rows(db), None
+    with winnowdb.open(db) as idx:
+        runs = merge.runs_of(idx.store)
+
+        def stop(done: int, of: int) -> None:
+            if done == 10:
+                raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            merge.merge(idx.store, stop)
+        assert merge.runs_of(idx.store) == runs
+    assert _rows(db) == rows
+    assert check_index(db).ok  # the partial copy is no table of the index's
+    with winnowdb.open(db) as idx:  # the next merge starts again, and finishes
+        merge.merge(idx.store)
+    assert _rows(db) == rows and _descents(db) == 0
+
+
+def test_upgrade_merges_an_index_that_does_not_record_its_runs(tmp_path, cli):
+    db = tmp_path / "index.duckdb"
+    with winnowdb.open(db) as idx:
+        for seed in (1, 2):
+            idx.add([_essays(tmp_path / f"y{seed}", 15, seed)], jobs=1)
+    con = duckdb.connect(str(db))  # as an older winnowdb left it: no record of the runs
+    try:
+        con.execute("DELETE FROM meta WHERE key = ?", [merge.RUNS_KEY])
+    finally:
+        con.close()
+    rows = _rows(db)
+    assert any("winnowdb upgrade` rewrites them" in note for note in check_index(db).notes)
+    r = ok(cli("upgrade", "--db", db))
+    assert "fingerprints rewritten as one run ordered by hash" in r.stdout
+    assert _rows(db) == rows and _descents(db) == 0
+    report = check_index(db)
+    assert report.ok and not any("upgrade" in note for note in report.notes)
+    r = ok(cli("upgrade", "--db", db))
+    assert "nothing to do" in r.stdout

@@ -1,0 +1,93 @@
+"""Merging fingerprint runs: the fingerprints table rewritten as one run ordered by hash.
+
+Every add (and every upgrade step that fingerprints documents again) appends its rows as a *run*
+ordered by hash (``runs``). A lookup reads, in every run, the row groups that can hold its
+hashes: a query of a few hundred hashes reads about one row group per hash in one big run, and
+as many again in every other big run, so an index built by many adds answers more slowly than
+the same index built at once. The runs stored since the last merge are kept in the meta entry
+``fingerprint_runs`` (their row counts, oldest first; ``record_run``), and ``merge_due`` weighs
+them: a run costs a query at most one row group per looked-up hash (``QUERY_HASHES``) and at most
+its own row groups; once the runs together cost more than ``MERGE_FACTOR`` times what one run
+would, the add that made them merges them (``merge``). An index whose runs are not recorded
+(written before this was kept) is merged by ``winnowdb upgrade``, which also gives it the row
+groups of ``dbfile.ROW_GROUP_ROWS`` rows.
+
+``merge`` copies the table into ``fingerprints_merged``, bucket by bucket of hashes
+(``buckets``), each bucket sorted and committed on its own (DuckDB holds a transaction's
+appended rows in memory until it commits, so memory stays bounded), then one transaction drops
+the old table and renames the new one. Nothing reads ``fingerprints_merged``: a merge that is
+interrupted leaves the index as it was, and the next one starts again from scratch.
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Callable
+
+from .buckets import BUCKETS, hash_range
+from .dbfile import ROW_GROUP_ROWS
+from .schema import read_meta, write_meta
+
+__all__ = ["RUNS_KEY", "QUERY_HASHES", "MERGE_FACTOR", "runs_of", "record_run", "merge_due", "merge"]
+
+#: the meta entry that lists the row counts of the runs stored since the last merge
+RUNS_KEY = "fingerprint_runs"
+#: how many hashes a typical query looks up (a 2.7 KB document has ~400 fingerprints)
+QUERY_HASHES = 400
+#: merge once the runs cost a lookup more than this many times one run's row groups
+MERGE_FACTOR = 3
+
+
+def runs_of(store) -> list[int] | None:
+    """The row counts of the runs stored since the last merge, oldest first; None when the index
+    does not record them (written by an earlier winnowdb, in DuckDB's default row groups)."""
+    value = read_meta(store.connection).get(RUNS_KEY)
+    if value is None:
+        return None
+    return [int(x) for x in value.split(",") if x]
+
+
+def record_run(store, rows: int) -> None:
+    """Note a run of ``rows`` rows just stored (call inside the transaction that makes its
+    documents visible). An index without a record counts everything before as one run."""
+    if rows <= 0:
+        return
+    runs = runs_of(store)
+    if runs is None:
+        before = int(store.value("fingerprint_rows_total")) - rows
+        runs = [before] if before > 0 else []
+    write_meta(store.connection, RUNS_KEY, ",".join(str(r) for r in [*runs, rows]))
+
+
+def _cost(rows: int) -> int:
+    """The row groups of a run of ``rows`` rows that a lookup of ``QUERY_HASHES`` hashes reads, at most."""
+    return min(math.ceil(rows / ROW_GROUP_ROWS), QUERY_HASHES)
+
+
+def merge_due(runs: list[int] | None) -> bool:
+    """Whether runs of these sizes cost a lookup more than ``MERGE_FACTOR`` times one run would
+    (a run of their total size), so that merging them pays."""
+    if not runs or len(runs) < 2:
+        return False
+    return sum(_cost(r) for r in runs) > MERGE_FACTOR * _cost(sum(runs))
+
+
+def merge(store, on_bucket: Callable[[int, int], None] | None = None) -> float:
+    """Rewrite the fingerprints table as one run ordered by hash, in row groups of
+    ``ROW_GROUP_ROWS`` rows; the seconds it took. ``on_bucket(done, of)`` after each bucket."""
+    t0 = time.perf_counter()
+    with store.transaction():
+        store.run("fingerprints_merged_create")
+    for p in range(BUCKETS):
+        low, high = hash_range(p)
+        with store.transaction():
+            store.run("fingerprints_merged_insert", low=low, high=high)
+        if on_bucket is not None:
+            on_bucket(p + 1, BUCKETS)
+    with store.transaction() as con:
+        total, merged = store.rows("fingerprints_merged_count")[0]
+        if merged != total:  # pragma: no cover - the buckets cover every hash: this never happens
+            raise RuntimeError(f"merge copied {merged} of {total} fingerprint rows; the index is unchanged")
+        store.run("fingerprints_merged_swap")
+        write_meta(con, RUNS_KEY, str(total) if total else "")
+    return time.perf_counter() - t0
