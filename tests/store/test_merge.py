@@ -1,8 +1,8 @@
 """Every add appends its fingerprints as a run ordered by hash; store/merge.py records the runs
-and merges them into one when they cost lookups too much (``merge_due``), bucket by bucket into
-a new table that replaces the old in one transaction. A merge changes no row and no answer, only
-the order of the rows; an interrupted one leaves the index as it was; ``upgrade`` merges an index
-that does not record its runs.
+and merges them into one when they cost lookups too much (``merge_due``), in place, a bucket of
+hashes per transaction. A merge changes no row and no answer, only the order of the rows (that the
+file does not grow is measured at 100,000 documents: bench/RESULTS.md); an interrupted one leaves the same rows (merged in part, its runs still recorded
+as due); ``upgrade`` merges an index that does not record its runs.
 """
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def test_a_merge_changes_no_row_and_no_answer(tmp_path):
     assert check_index(db).ok
 
 
-def test_an_interrupted_merge_leaves_the_index_as_it_was(tmp_path, monkeypatch):
+def test_an_interrupted_merge_leaves_the_same_rows_and_answers(tmp_path):
     db = tmp_path / "index.duckdb"
     with winnowdb.open(db) as idx:
         for seed in (1, 2):
@@ -106,6 +106,7 @@ def test_an_interrupted_merge_leaves_the_index_as_it_was(tmp_path, monkeypatch):
     rows, runs = _rows(db), None
     with winnowdb.open(db) as idx:
         runs = merge.runs_of(idx.store)
+        pairs = idx.pairs(top=0)
 
         def stop(done: int, of: int) -> None:
             if done == 10:
@@ -113,10 +114,11 @@ def test_an_interrupted_merge_leaves_the_index_as_it_was(tmp_path, monkeypatch):
 
         with pytest.raises(KeyboardInterrupt):
             merge.merge(idx.store, stop)
-        assert merge.runs_of(idx.store) == runs
+        assert merge.runs_of(idx.store) == runs  # still due: the next add merges again
+        assert idx.pairs(top=0) == pairs
     assert _rows(db) == rows
-    assert check_index(db).ok  # the partial copy is no table of the index's
-    with winnowdb.open(db) as idx:  # the next merge starts again, and finishes
+    assert check_index(db).ok
+    with winnowdb.open(db) as idx:  # the next merge finishes
         merge.merge(idx.store)
     assert _rows(db) == rows and _descents(db) == 0
 

@@ -12,11 +12,14 @@ would, the add that made them merges them (``merge``). An index whose runs are n
 (written before this was kept) is merged by ``winnowdb upgrade``, which also gives it the row
 groups of ``dbfile.ROW_GROUP_ROWS`` rows.
 
-``merge`` copies the table into ``fingerprints_merged``, bucket by bucket of hashes
-(``buckets``), each bucket sorted and committed on its own (DuckDB holds a transaction's
-appended rows in memory until it commits, so memory stays bounded), then one transaction drops
-the old table and renames the new one. Nothing reads ``fingerprints_merged``: a merge that is
-interrupted leaves the index as it was, and the next one starts again from scratch.
+``merge`` rewrites the table in place, a bucket of hashes (``buckets``) at a time: one
+transaction copies the bucket's rows aside in order (a temporary table), deletes them and appends
+them again, and a checkpoint then frees the row groups they left, which later buckets fill. After
+the last bucket the table holds the buckets in order, each ordered by hash: one run. Memory stays
+bounded (one bucket, and DuckDB's cache held to ``MERGE_MEMORY_MB``) and the file does not grow
+(a copy of the whole table would have doubled it). Every commit leaves the same rows, only
+reordered, so an interrupted merge leaves a correct index, merged in part (its runs stay recorded
+as they were, and the next add merges them again).
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ from typing import Callable
 from .buckets import BUCKETS, hash_range
 from .dbfile import ROW_GROUP_ROWS
 from .schema import read_meta, write_meta
+from .writes import memory_bytes
 
 __all__ = ["RUNS_KEY", "QUERY_HASHES", "MERGE_FACTOR", "runs_of", "record_run", "merge_due", "merge"]
 
@@ -36,6 +40,8 @@ RUNS_KEY = "fingerprint_runs"
 QUERY_HASHES = 400
 #: merge once the runs cost a lookup more than this many times one run's row groups
 MERGE_FACTOR = 3
+#: DuckDB's memory limit while it merges (its cache of the blocks read; one bucket is far less)
+MERGE_MEMORY_MB = 512
 
 
 def runs_of(store) -> list[int] | None:
@@ -75,19 +81,26 @@ def merge_due(runs: list[int] | None) -> bool:
 def merge(store, on_bucket: Callable[[int, int], None] | None = None) -> float:
     """Rewrite the fingerprints table as one run ordered by hash, in row groups of
     ``ROW_GROUP_ROWS`` rows; the seconds it took. ``on_bucket(done, of)`` after each bucket."""
+    import duckdb
+
     t0 = time.perf_counter()
-    with store.transaction():
-        store.run("fingerprints_merged_create")
-    for p in range(BUCKETS):
-        low, high = hash_range(p)
-        with store.transaction():
-            store.run("fingerprints_merged_insert", low=low, high=high)
-        if on_bucket is not None:
-            on_bucket(p + 1, BUCKETS)
+    now = memory_bytes(str(store.value("memory_limit_now")))
+    limit = MERGE_MEMORY_MB * 2**20 if now is None else min(now, MERGE_MEMORY_MB * 2**20)
+    with store.setting_for_block("memory_limit", f"{limit}B", reset=True):
+        for p in range(BUCKETS):
+            low, high = hash_range(p)
+            with store.transaction():
+                store.temp_table("merging_bucket", "fingerprints_of_bucket", low=low, high=high)
+                store.run("fingerprints_bucket_delete", low=low, high=high)
+                store.run("fingerprints_bucket_append")
+                store.drop_temp("merging_bucket")
+            try:
+                store.run("checkpoint")  # frees the row groups the bucket left, for the next ones
+            except duckdb.Error:  # another connection of this process is inside a transaction
+                pass
+            if on_bucket is not None:
+                on_bucket(p + 1, BUCKETS)
     with store.transaction() as con:
-        total, merged = store.rows("fingerprints_merged_count")[0]
-        if merged != total:  # pragma: no cover - the buckets cover every hash: this never happens
-            raise RuntimeError(f"merge copied {merged} of {total} fingerprint rows; the index is unchanged")
-        store.run("fingerprints_merged_swap")
+        total = int(store.value("fingerprint_rows_total"))
         write_meta(con, RUNS_KEY, str(total) if total else "")
     return time.perf_counter() - t0

@@ -68,7 +68,7 @@ def bulk_writes(store, *, largest_value: int = 0):
         return
     limit = max(int(BULK_MEMORY_MB) * 2**20,
                 VALUE_MEMORY_FACTOR * int(largest_value) + int(VALUE_MEMORY_MARGIN_MB) * 2**20)
-    now = memory_bytes(str(store.connection.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]))
+    now = memory_bytes(str(store.value("memory_limit_now")))
     if now is not None:
         limit = min(limit, now)
     with store.setting_for_block("checkpoint_threshold", f"{int(BULK_CHECKPOINT_MB)}MB"), \
