@@ -3,6 +3,9 @@
 -- rows) and hit_hashes(sub, hash) (the hits' own fingerprint hashes), registered by the caller.
 -- A hit's size is its distinct hashes less the excluded ones (as in pairs.sql): boilerplate
 -- hashes, and hashes in more than $max_df submissions.
+-- The hits hold thousands of hashes, which would reach nearly every row group of shared_hashes;
+-- the few hashes above $max_df are read instead with one scan of its df column (MATERIALIZED: a
+-- planning hint, so that the scan is not driven by the hits' hashes; dropped for Spark).
 -- Parameters: $max_df (BIGINT).
 -- Columns: path (the hit's submission), shared, query_fingerprints, fingerprints,
 -- containment (shared / query's size: how much of the query is found in the hit),
@@ -10,8 +13,11 @@
 WITH hh AS (
     SELECT DISTINCT sub, hash FROM hit_hashes
 ),
+too_common AS MATERIALIZED (  -- every hash in more than $max_df submissions: one scan of df
+    SELECT hash FROM shared_hashes WHERE df > $max_df
+),
 common AS (
-    SELECT hash FROM shared_hashes WHERE hash IN (SELECT hash FROM hh) AND df > $max_df
+    SELECT hash FROM too_common WHERE hash IN (SELECT hash FROM hh)
     UNION
     SELECT hash FROM boilerplate_hashes WHERE hash IN (SELECT hash FROM hh)
 ),

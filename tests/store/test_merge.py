@@ -1,8 +1,9 @@
 """Every add appends its fingerprints as a run ordered by hash; store/merge.py records the runs
 and merges them into one when they cost lookups too much (``merge_due``), in place, a bucket of
-hashes per transaction. A merge changes no row and no answer, only the order of the rows (that the
-file does not grow is measured at 100,000 documents: bench/RESULTS.md); an interrupted one leaves the same rows (merged in part, its runs still recorded
-as due); ``upgrade`` merges an index that does not record its runs.
+hashes per transaction. A merge changes no row and no answer, only the order of the rows (that
+the file does not grow is measured at 100,000 documents: bench/RESULTS.md); an interrupted one
+leaves the same rows (merged in part, its runs still recorded as due); ``upgrade`` merges an
+index that does not record its runs.
 """
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ from .dbfile import ROW_GROUP_ROWS
 from .schema import read_meta, write_meta
 from .writes import memory_bytes
 
-__all__ = ["RUNS_KEY", "QUERY_HASHES", "MERGE_FACTOR", "runs_of", "record_run", "merge_due", "merge"]
+__all__ = ["RUNS_KEY", "QUERY_HASHES", "MERGE_FACTOR", "MERGE_MEMORY_MB", "runs_of", "record_run", "merge_due", "merge"]
 
 #: the meta entry that lists the row counts of the runs stored since the last merge
 RUNS_KEY = "fingerprint_runs"
