@@ -42,6 +42,14 @@ def _rows(db: Path) -> list[tuple]:
         con.close()
 
 
+def _shared(db: Path) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute("SELECT hash, df FROM shared_hashes ORDER BY ALL").fetchall()
+    finally:
+        con.close()
+
+
 def _descents(db: Path) -> int:
     """How many times the hash goes down from one row to the next in the table's physical order
     (a table of one run ordered by hash: 0)."""
@@ -134,11 +142,11 @@ def test_upgrade_merges_an_index_that_does_not_record_its_runs(tmp_path, cli):
         con.execute("DELETE FROM meta WHERE key = ?", [merge.RUNS_KEY])
     finally:
         con.close()
-    rows = _rows(db)
+    rows, shared = _rows(db), _shared(db)
     assert any("winnowdb upgrade` rewrites them" in note for note in check_index(db).notes)
     r = ok(cli("upgrade", "--db", db))
     assert "fingerprints rewritten as one run ordered by hash" in r.stdout
-    assert _rows(db) == rows and _descents(db) == 0
+    assert _rows(db) == rows and _descents(db) == 0 and _shared(db) == shared
     report = check_index(db)
     assert report.ok and not any("upgrade" in note for note in report.notes)
     r = ok(cli("upgrade", "--db", db))

@@ -69,8 +69,9 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     keeps (the original files are not needed), so new code matches it as well as code added
     today. That runs in committed batches: if interrupted, run upgrade again to finish. An index
     written by a winnowdb that did not record its fingerprint runs has its fingerprints rewritten
-    as one run ordered by hash, in the small row groups that make queries fast (a bucket of
-    hashes per transaction; an interruption leaves the index as it was).
+    as one run ordered by hash, and they and the shared hashes in the small row groups that make
+    queries fast (in place, a bucket of hashes per transaction: an interruption leaves the same
+    rows; run upgrade again to finish).
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -129,14 +130,20 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                 bar = progress.add_task("merge", total=1)
                 try:
                     with progress:
-                        seconds = merge.merge(store, lambda done, of: progress.update(bar, completed=done, total=of))
+                        # shared_hashes first: the merge records the runs last, so an upgrade
+                        # interrupted anywhere is still due, and the next one does both again
+                        seconds = merge.rewrite_shared_hashes(
+                            store, lambda done, of: progress.update(bar, completed=done, total=2 * of))
+                        seconds += merge.merge(
+                            store, lambda done, of: progress.update(bar, completed=of + done, total=2 * of))
                 except KeyboardInterrupt:
-                    err.print("interrupted: the fingerprints are as they were; run upgrade again to rewrite them",
-                              markup=False)
+                    err.print("interrupted: the index holds the same rows, rewritten in part; run upgrade "
+                              "again to finish", markup=False)
                     raise typer.Exit(130) from None
                 merged = True
-                out.print(f"{path}: fingerprints rewritten as one run ordered by hash, in row groups of "
-                          f"{ROW_GROUP_ROWS:,} rows, for fast lookups ({seconds:.1f}s)", markup=False, soft_wrap=True)
+                out.print(f"{path}: fingerprints rewritten as one run ordered by hash, and both they and the "
+                          f"shared hashes in row groups of {ROW_GROUP_ROWS:,} rows, for fast lookups ({seconds:.1f}s)",
+                          markup=False, soft_wrap=True)
     if before is None and not stale and not merged:
         out.print(f"{path} already has the current schema (version {SCHEMA_VERSION}) and no code from an "
                   "older tokenizer; nothing to do", markup=False, soft_wrap=True)

@@ -9,8 +9,8 @@ the same index built at once. The runs stored since the last merge are kept in t
 them: a run costs a query at most one row group per looked-up hash (``QUERY_HASHES``) and at most
 its own row groups; once the runs together cost more than ``MERGE_FACTOR`` times what one run
 would, the add that made them merges them (``merge``). An index whose runs are not recorded
-(written before this was kept) is merged by ``winnowdb upgrade``, which also gives it the row
-groups of ``dbfile.ROW_GROUP_ROWS`` rows.
+(written before this was kept) is merged by ``winnowdb upgrade``, which gives it, and its
+shared_hashes (``rewrite_shared_hashes``), the row groups of ``dbfile.ROW_GROUP_ROWS`` rows.
 
 ``merge`` rewrites the table in place, a bucket of hashes (``buckets``) at a time: one
 transaction copies the bucket's rows aside in order (a temporary table), deletes them and appends
@@ -32,7 +32,8 @@ from .dbfile import ROW_GROUP_ROWS
 from .schema import read_meta, write_meta
 from .writes import memory_bytes
 
-__all__ = ["RUNS_KEY", "QUERY_HASHES", "MERGE_FACTOR", "MERGE_MEMORY_MB", "runs_of", "record_run", "merge_due", "merge"]
+__all__ = ["RUNS_KEY", "QUERY_HASHES", "MERGE_FACTOR", "MERGE_MEMORY_MB", "runs_of", "record_run", "merge_due", "merge",
+           "rewrite_shared_hashes"]
 
 #: the meta entry that lists the row counts of the runs stored since the last merge
 RUNS_KEY = "fingerprint_runs"
@@ -81,18 +82,37 @@ def merge_due(runs: list[int] | None) -> bool:
 def merge(store, on_bucket: Callable[[int, int], None] | None = None) -> float:
     """Rewrite the fingerprints table as one run ordered by hash, in row groups of
     ``ROW_GROUP_ROWS`` rows; the seconds it took. ``on_bucket(done, of)`` after each bucket."""
+    t0 = time.perf_counter()
+    _rewrite(store, "fingerprints", on_bucket)
+    with store.transaction() as con:
+        total = int(store.value("fingerprint_rows_total"))
+        write_meta(con, RUNS_KEY, str(total) if total else "")
+    return time.perf_counter() - t0
+
+
+def rewrite_shared_hashes(store, on_bucket: Callable[[int, int], None] | None = None) -> float:
+    """Rewrite shared_hashes in place in row groups of ``ROW_GROUP_ROWS`` rows (``upgrade``, for
+    an index written in DuckDB's default row groups; every write keeps each bucket's rows together
+    and ordered, so only their row groups change); the seconds it took."""
+    t0 = time.perf_counter()
+    _rewrite(store, "shared_hashes", on_bucket)
+    return time.perf_counter() - t0
+
+
+def _rewrite(store, table: str, on_bucket: Callable[[int, int], None] | None) -> None:
+    """``table`` rewritten in place, a bucket of hashes per transaction (the module docstring):
+    its rows copied aside in order (``sql/<table>_of_bucket.sql``), deleted and appended again."""
     import duckdb
 
-    t0 = time.perf_counter()
     now = memory_bytes(str(store.value("memory_limit_now")))
     limit = MERGE_MEMORY_MB * 2**20 if now is None else min(now, MERGE_MEMORY_MB * 2**20)
     with store.setting_for_block("memory_limit", f"{limit}B", reset=True):
         for p in range(BUCKETS):
             low, high = hash_range(p)
             with store.transaction():
-                store.temp_table("merging_bucket", "fingerprints_of_bucket", low=low, high=high)
-                store.run("fingerprints_bucket_delete", low=low, high=high)
-                store.run("fingerprints_bucket_append")
+                store.temp_table("merging_bucket", f"{table}_of_bucket", low=low, high=high)
+                store.run(f"{table}_bucket_delete", low=low, high=high)
+                store.run(f"{table}_bucket_append")
                 store.drop_temp("merging_bucket")
             try:
                 store.run("checkpoint")  # frees the row groups the bucket left, for the next ones
@@ -100,7 +120,3 @@ def merge(store, on_bucket: Callable[[int, int], None] | None = None) -> float:
                 pass
             if on_bucket is not None:
                 on_bucket(p + 1, BUCKETS)
-    with store.transaction() as con:
-        total = int(store.value("fingerprint_rows_total"))
-        write_meta(con, RUNS_KEY, str(total) if total else "")
-    return time.perf_counter() - t0

@@ -1,0 +1,8 @@
+-- side_document_at_path.sql: the ordinary document at one path (a side of a query or comparison
+-- named by its file), found through the index of documents.path (DuckDB reads only its row; a
+-- join with a list of names would scan every path).
+-- DuckDB only: the read path of a DuckDB index (query, compare, report).
+-- Parameters: $name (VARCHAR: a resolved path). Columns: doc, path, submission, chars.
+SELECT doc, path, submission, chars
+FROM documents
+WHERE path = $name AND kind = 'document'
