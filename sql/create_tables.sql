@@ -5,8 +5,8 @@
 --   settings           key/value: how the index fingerprints (k, w, normalizer, hash_version,
 --                      ...), fixed when it is created; what a user may rely on
 --   meta               key/value: winnowdb's own bookkeeping (views digest, highest removed id,
---                      counters, the last document whose fingerprints are stored); may change
---                      between versions
+--                      counters, the last document whose fingerprints are stored, the runs of
+--                      fingerprints stored since the last merge); may change between versions
 --   documents          one row per indexed file (doc is the id used everywhere): its path, the
 --                      submission it belongs to (its own path unless `add --submission-depth`)
 --                      and that submission's id (sub), label (e.g. a year, for archive mode),
