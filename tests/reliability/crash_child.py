@@ -185,12 +185,12 @@ runs.insert_part = held_insert_part
 index_pending = runs.index_pending
 
 
-def held_index_pending(store, buckets):
+def held_index_pending(store, buckets, **kwargs):
     with lock:
         state["indexings"] += 1
         n = state["indexings"]
     hold(f"index:{n}", buckets=len(buckets))
-    return index_pending(store, buckets)
+    return index_pending(store, buckets, **kwargs)
 
 
 runs.index_pending = held_index_pending

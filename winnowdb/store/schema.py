@@ -48,6 +48,7 @@ META_KEYS = {
     "max_removed_doc": "the highest document id ever removed: ids are never given again",
     "distinct_hashes": "how many distinct fingerprint hashes the ordinary documents hold",
     "default_max_df": "the default --max-df, remembered by each write (store/stats.py)",
+    "fingerprint_runs": "the row counts of the fingerprint runs stored since the last merge (store/merge.py)",
 }
 
 
