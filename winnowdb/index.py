@@ -96,6 +96,14 @@ class Index:
                          submission_depth=submission_depth, language=language, on_start=on_start,
                          on_file=on_file, on_finish=on_finish, on_merge=on_merge, jobs=jobs)
 
+    def old_fingerprint_layout(self) -> bool:
+        """Whether the fingerprints are stored as a winnowdb before run records wrote them (in
+        DuckDB's default row groups, a run per add): ``winnowdb upgrade`` rewrites them, and
+        queries get faster (``store.merge``)."""
+        from .store.merge import unrecorded
+
+        return unrecorded(self.store)
+
     def _code_tokens_version_if_no_code(self) -> None:
         """An index holding no code yet records this winnowdb's code tokenizer before code is
         added (else code added now would count as tokenized by the version it records)."""

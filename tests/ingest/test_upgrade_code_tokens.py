@@ -77,6 +77,9 @@ def test_upgrade_refingerprints_old_code_so_new_copies_match_again(years, tmp_pa
     ok(cli("add", years / "old", "--label", "2025", "--db", db))
     fresh = _rows(db)  # what today's tokenizer stores
     _age(db)
+    con = duckdb.connect(str(db))  # and one that did not record its fingerprint runs either
+    con.execute("DELETE FROM meta WHERE key = 'fingerprint_runs'")
+    con.close()
     aged = _rows(db)
     assert any(aged[p]["fingerprints"] != fresh[p]["fingerprints"] for p in aged)
 
@@ -87,6 +90,7 @@ def test_upgrade_refingerprints_old_code_so_new_copies_match_again(years, tmp_pa
 
     r = ok(cli("add", years / "new", "--label", "2026", "--db", db))
     assert "note: this index holds code tokenized by an older winnowdb" in r.stderr
+    assert "note: this index stores its fingerprints as an older winnowdb wrote them" in r.stderr
     assert "winnowdb upgrade" in r.stderr
     original = str((years / "old" / "BankAccount.java").resolve())
     copy = str((years / "new" / "Account.java").resolve())
@@ -103,6 +107,7 @@ def test_upgrade_refingerprints_old_code_so_new_copies_match_again(years, tmp_pa
     r = ok(cli("upgrade", "--db", db))  # all code is redone: the 7 old files and this year's copy
     assert f"8 code documents fingerprinted again with this winnowdb's code tokenizer " \
            f"(the first code tokenizer -> {TOKENS_VERSION})" in r.stdout
+    assert "fingerprints rewritten as one run ordered by hash" in r.stdout  # re-tokenizing did not hide it
 
     with winnowdb.open(db, read_only=True) as idx:
         after = idx.pairs(top=0, new_label="2026")

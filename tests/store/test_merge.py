@@ -18,6 +18,7 @@ import winnowdb
 from winnowdb.store import merge
 from winnowdb.store.check import check_index
 from winnowdb.store.dbfile import ROW_GROUP_ROWS
+from winnowdb.store.schema import RUNS_KEY
 
 
 def _essays(root: Path, n: int, seed: int) -> Path:
@@ -139,7 +140,7 @@ def test_upgrade_merges_an_index_that_does_not_record_its_runs(tmp_path, cli):
             idx.add([_essays(tmp_path / f"y{seed}", 15, seed)], jobs=1)
     con = duckdb.connect(str(db))  # as an older winnowdb left it: no record of the runs
     try:
-        con.execute("DELETE FROM meta WHERE key = ?", [merge.RUNS_KEY])
+        con.execute("DELETE FROM meta WHERE key = ?", [RUNS_KEY])
     finally:
         con.close()
     rows, shared = _rows(db), _shared(db)

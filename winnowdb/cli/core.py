@@ -129,6 +129,10 @@ def add(
                 err.print("note: this index holds code tokenized by an older winnowdb; new code files may "
                           "match it less well until `winnowdb upgrade` fingerprints it again",
                           markup=False, highlight=False)
+            if idx.old_fingerprint_layout():
+                err.print("note: this index stores its fingerprints as an older winnowdb wrote them; "
+                          "`winnowdb upgrade` rewrites them once, and queries get faster",
+                          markup=False, highlight=False)
             with progress:
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
                             language=language, on_start=on_start, on_file=on_file, on_finish=on_finish,

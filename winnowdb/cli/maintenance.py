@@ -90,6 +90,8 @@ def upgrade(db: Optional[str] = DbOption) -> None:
         with Store.open(path, create=False) as store:
             before = store.upgraded_from
             stale = stale_code_documents(store)
+            # decided first: re-tokenizing records its run, and with it a record of the runs
+            relayout = merge.unrecorded(store)
             if before is not None:
                 out.print(f"{path} upgraded from schema version {before} to {SCHEMA_VERSION}",
                           markup=False, soft_wrap=True)
@@ -122,7 +124,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                 out.print(f"{path}: {n} code document{'s' if n != 1 else ''} fingerprinted again with "
                           f"this winnowdb's code tokenizer ({old} -> {TOKENS_VERSION})",
                           markup=False, soft_wrap=True)
-            if merge.runs_of(store) is None and store.value("fingerprint_rows_total"):
+            if relayout:
                 progress = Progress(TextColumn("[bold]rewriting fingerprints"), BarColumn(),
                                     TextColumn("{task.completed:.0f}/{task.total:.0f} buckets"),
                                     TimeRemainingColumn(), console=err, transient=True,

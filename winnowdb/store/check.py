@@ -294,8 +294,7 @@ def _note_unstored_texts(report: CheckReport, con) -> None:
 def _note_unrecorded_runs(report: CheckReport, con) -> None:
     import duckdb
 
-    from .merge import RUNS_KEY
-    from .schema import read_meta
+    from .schema import RUNS_KEY, read_meta
 
     try:
         if RUNS_KEY in read_meta(con) or not con.execute(sqlfiles.load("fingerprint_rows_total")).fetchall()[0][0]:

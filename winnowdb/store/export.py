@@ -221,7 +221,7 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
     import duckdb
 
     from .dbfile import connect_index, disconnect_index
-    from .schema import SCHEMA_VERSION, write_setting
+    from .schema import RUNS_KEY, SCHEMA_VERSION, write_meta, write_setting
 
     read_manifest(directory)
     if Path(db).exists():
@@ -271,8 +271,10 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
 
     store = Store.open(db)  # a writable open creates the index's views (pairs, fingerprint_df, ...)
     try:
-        with store.transaction():
+        with store.transaction() as tx:
             remember_default_max_df(store)
+            # the fingerprints were imported ordered by hash, in this version's row groups: one run
+            write_meta(tx, RUNS_KEY, str(counts.get("fingerprints", 0) or ""))
     finally:
         store.close()
     return counts

@@ -29,20 +29,24 @@ from typing import Callable
 
 from .buckets import BUCKETS, hash_range
 from .dbfile import ROW_GROUP_ROWS
-from .schema import read_meta, write_meta
+from .schema import RUNS_KEY, read_meta, write_meta
 from .writes import memory_bytes
 
-__all__ = ["RUNS_KEY", "QUERY_HASHES", "MERGE_FACTOR", "MERGE_MEMORY_MB", "runs_of", "record_run", "merge_due", "merge",
-           "rewrite_shared_hashes"]
+__all__ = ["QUERY_HASHES", "MERGE_FACTOR", "MERGE_MEMORY_MB", "runs_of", "record_run", "merge_due", "merge",
+           "unrecorded", "rewrite_shared_hashes"]
 
-#: the meta entry that lists the row counts of the runs stored since the last merge
-RUNS_KEY = "fingerprint_runs"
 #: how many hashes a typical query looks up (a 2.7 KB document has ~400 fingerprints)
 QUERY_HASHES = 400
 #: merge once the runs cost a lookup more than this many times one run's row groups
 MERGE_FACTOR = 3
 #: DuckDB's memory limit while it merges (its cache of the blocks read; one bucket is far less)
 MERGE_MEMORY_MB = 512
+
+
+def unrecorded(store) -> bool:
+    """Whether the index holds fingerprints but no record of their runs: written by a winnowdb
+    before runs were recorded, in DuckDB's default row groups (``winnowdb upgrade`` rewrites it)."""
+    return runs_of(store) is None and bool(store.value("fingerprint_rows_total"))
 
 
 def runs_of(store) -> list[int] | None:
@@ -56,13 +60,11 @@ def runs_of(store) -> list[int] | None:
 
 def record_run(store, rows: int) -> None:
     """Note a run of ``rows`` rows just stored (call inside the transaction that makes its
-    documents visible). An index without a record counts everything before as one run."""
-    if rows <= 0:
-        return
+    documents visible). An index that does not record its runs (written before they were, in
+    DuckDB's default row groups) is left so until ``winnowdb upgrade`` rewrites it."""
     runs = runs_of(store)
-    if runs is None:
-        before = int(store.value("fingerprint_rows_total")) - rows
-        runs = [before] if before > 0 else []
+    if rows <= 0 or runs is None:
+        return
     write_meta(store.connection, RUNS_KEY, ",".join(str(r) for r in [*runs, rows]))
 
 

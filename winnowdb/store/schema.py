@@ -23,7 +23,7 @@ import duckdb
 from ..errors import WinnowError
 from . import sqlfiles
 
-__all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "create_index", "create_views",
+__all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "RUNS_KEY", "create_index", "create_views",
            "check_version", "read_settings", "write_setting", "remove_setting", "read_meta", "write_meta",
            "stale_code_count", "upgrade"]
 
@@ -43,12 +43,15 @@ MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {1: _v1_to_
 #: meta key holding a digest of the SQL of the views stored in the index (``create_views``)
 VIEWS_DIGEST = "views_digest"
 #: winnowdb's bookkeeping in the meta table, and what each means
+#: the meta entry listing the row counts of the fingerprint runs stored since the last merge
+#: (store/merge.py); an index without it was written before runs were recorded
+RUNS_KEY = "fingerprint_runs"
 META_KEYS = {
     VIEWS_DIGEST: "a digest of this version's view SQL and the stored views (create_views)",
     "max_removed_doc": "the highest document id ever removed: ids are never given again",
     "distinct_hashes": "how many distinct fingerprint hashes the ordinary documents hold",
     "default_max_df": "the default --max-df, remembered by each write (store/stats.py)",
-    "fingerprint_runs": "the row counts of the fingerprint runs stored since the last merge (store/merge.py)",
+    RUNS_KEY: "the row counts of the fingerprint runs stored since the last merge (store/merge.py)",
 }
 
 
@@ -93,6 +96,7 @@ def create_index(con, settings: dict[str, str]) -> None:
                   created_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
     con.executemany(sqlfiles.load("setting_insert"), [{"key": k, "value": str(v)} for k, v in values.items()])
     write_meta(con, "distinct_hashes", 0)
+    write_meta(con, RUNS_KEY, "")  # no runs yet: every add's run is recorded (store/merge.py)
     con.commit()
 
 
