@@ -35,6 +35,15 @@ def _essays(root: Path, n: int, seed: int) -> Path:
     return root
 
 
+def _two_adds(tmp_path: Path) -> Path:
+    """An index built by two adds of 15 essays (two runs), the second copying from the first."""
+    db = tmp_path / "index.duckdb"
+    with winnowdb.open(db) as idx:
+        for seed in (1, 2):
+            idx.add([_essays(tmp_path / f"y{seed}", 15, seed)], jobs=1)
+    return db
+
+
 def _rows(db: Path) -> list[tuple]:
     con = duckdb.connect(str(db), read_only=True)
     try:
@@ -92,10 +101,7 @@ def test_adds_record_their_runs_and_the_fourth_small_one_merges(tmp_path):
 
 
 def test_a_merge_changes_no_row_and_no_answer(tmp_path):
-    db = tmp_path / "index.duckdb"
-    with winnowdb.open(db) as idx:
-        for seed in (1, 2):
-            idx.add([_essays(tmp_path / f"y{seed}", 15, seed)], jobs=1)
+    db = _two_adds(tmp_path)
     rows = _rows(db)
     assert _descents(db) > 0  # two runs
     with winnowdb.open(db) as idx:
@@ -109,10 +115,7 @@ def test_a_merge_changes_no_row_and_no_answer(tmp_path):
 
 
 def test_an_interrupted_merge_leaves_the_same_rows_and_answers(tmp_path):
-    db = tmp_path / "index.duckdb"
-    with winnowdb.open(db) as idx:
-        for seed in (1, 2):
-            idx.add([_essays(tmp_path / f"y{seed}", 15, seed)], jobs=1)
+    db = _two_adds(tmp_path)
     rows, runs = _rows(db), None
     with winnowdb.open(db) as idx:
         runs = merge.runs_of(idx.store)
@@ -134,10 +137,7 @@ def test_an_interrupted_merge_leaves_the_same_rows_and_answers(tmp_path):
 
 
 def test_upgrade_merges_an_index_that_does_not_record_its_runs(tmp_path, cli):
-    db = tmp_path / "index.duckdb"
-    with winnowdb.open(db) as idx:
-        for seed in (1, 2):
-            idx.add([_essays(tmp_path / f"y{seed}", 15, seed)], jobs=1)
+    db = _two_adds(tmp_path)
     con = duckdb.connect(str(db))  # as an older winnowdb left it: no record of the runs
     try:
         con.execute("DELETE FROM meta WHERE key = ?", [RUNS_KEY])
