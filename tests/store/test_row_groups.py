@@ -14,7 +14,15 @@ import pytest
 
 import winnowdb
 from winnowdb.errors import WinnowError
-from winnowdb.store.dbfile import CATALOG, ROW_GROUP_ROWS, connect_index, disconnect_index
+from winnowdb.store.dbfile import (
+    CATALOG,
+    LARGE_INDEX_BYTES,
+    LARGE_ROW_GROUP_ROWS,
+    ROW_GROUP_ROWS,
+    connect_index,
+    disconnect_index,
+    row_group_rows,
+)
 
 
 def _essays(root: Path, n: int = 120) -> Path:
@@ -113,3 +121,21 @@ def test_spills_go_next_to_the_index(big_index):
                                             [CATALOG]).fetchall()[0][0], big_index)
     finally:
         disconnect_index(con)
+
+
+def test_a_large_index_file_is_written_in_larger_row_groups():
+    # checking many row groups' zone maps costs too: past LARGE_INDEX_BYTES, groups grow
+    assert row_group_rows(0) == row_group_rows(LARGE_INDEX_BYTES - 1) == ROW_GROUP_ROWS
+    assert row_group_rows(LARGE_INDEX_BYTES) == row_group_rows(10**11) == LARGE_ROW_GROUP_ROWS > ROW_GROUP_ROWS
+
+
+def test_the_row_group_size_is_chosen_when_the_file_is_attached(big_index, tmp_path, monkeypatch):
+    from winnowdb.store import dbfile
+
+    db = tmp_path / "copy.duckdb"
+    db.write_bytes(big_index.read_bytes())
+    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", 1)  # this small file counts as large
+    with winnowdb.open(db) as idx:
+        idx.store.connection.execute("CREATE TABLE t AS SELECT range AS i FROM range(100000)")
+        groups = _row_groups(idx.store.connection, "t")
+    assert max(groups) == LARGE_ROW_GROUP_ROWS and len(groups) == 4

@@ -80,7 +80,6 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     from ..settings import CODE_TOKENS_VERSION as TOKENS_VERSION
     from ..store import merge
     from ..store.database import Store
-    from ..store.dbfile import ROW_GROUP_ROWS
     from ..store.schema import SCHEMA_VERSION
 
     path = _db_path(db)
@@ -144,7 +143,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                     raise typer.Exit(130) from None
                 merged = True
                 out.print(f"{path}: fingerprints rewritten as one run ordered by hash, and both they and the "
-                          f"shared hashes in row groups of {ROW_GROUP_ROWS:,} rows, for fast lookups ({seconds:.1f}s)",
+                          f"shared hashes in small row groups, for fast lookups ({seconds:.1f}s)",
                           markup=False, soft_wrap=True)
     if before is None and not stale and not merged:
         out.print(f"{path} already has the current schema (version {SCHEMA_VERSION}) and no code from an "

@@ -7,8 +7,9 @@ Row groups. DuckDB skips the row groups whose zone maps (each column's min and m
 looked-up value. A query looks up a few hundred hashes that fall anywhere in the hash range, and
 each one makes DuckDB read the whole row group that may hold it: with DuckDB's default of 122,880
 rows, ~400 hashes read most of a 100,000-document index's fingerprints, and a query's time grew
-with the index. With ``ROW_GROUP_ROWS`` (8,192) rows per group a lookup reads ~15x fewer rows, and
-its cost stays nearly the same as the index grows (bench/results/query_plan.md). DuckDB takes the
+with the index. With ``ROW_GROUP_ROWS`` (8,192) rows per group a lookup reads ~15x fewer rows; a
+file past ``LARGE_INDEX_BYTES`` is written in groups of ``LARGE_ROW_GROUP_ROWS`` (32,768), since
+checking the zone maps of many groups costs too (``row_group_rows``). DuckDB takes the
 row group size as an option of ``ATTACH`` only (it is not stored in the file), so an index file is
 always attached to an in-memory host database under the catalog name ``CATALOG`` and made the
 default (``USE``): SQL names its tables as before. One process attaches a file once; every
@@ -28,11 +29,29 @@ import duckdb
 from ..errors import WinnowError
 
 __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
-           "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "CATALOG", "connect_index",
-           "disconnect_index"]
+           "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "LARGE_ROW_GROUP_ROWS",
+           "LARGE_INDEX_BYTES", "row_group_rows", "CATALOG", "connect_index", "disconnect_index"]
 
-#: rows per row group of every table an index's connection writes (see the module docstring)
+#: rows per row group of every table an index's connection writes, for an index file under
+#: ``LARGE_INDEX_BYTES`` (see the module docstring)
 ROW_GROUP_ROWS = 8192
+#: rows per row group for a larger file (``row_group_rows``)
+LARGE_ROW_GROUP_ROWS = 32768
+#: from this file size on (about 250,000 documents of 2.7 KB), writes use ``LARGE_ROW_GROUP_ROWS``
+LARGE_INDEX_BYTES = 2 * 10**9
+
+
+def row_group_rows(file_bytes: int) -> int:
+    """The rows per row group an index file of ``file_bytes`` bytes is attached with.
+
+    DuckDB checks every row group's zone map against every looked-up hash, then reads the row
+    groups that may hold one: small groups read fewer rows, large ones leave fewer groups to
+    check. With 8,192 rows a lookup of ~400 hashes takes 31 ms at 100,000 documents (32,768: 38-48)
+    and 137-156 ms at 1,000,000 (32,768: 78-84), and a fresh process opening 50,000 row groups
+    pays ~0.5 s more (bench/results/row_group_probe_*.md). The size applies to what this
+    attachment writes: an index that grows past the threshold gets the larger groups in its
+    later adds and merges."""
+    return LARGE_ROW_GROUP_ROWS if file_bytes >= LARGE_INDEX_BYTES else ROW_GROUP_ROWS
 #: the catalog (database) name an index file is attached under
 CATALOG = "winnowdb"
 
@@ -43,7 +62,7 @@ _hosts_lock = threading.Lock()
 
 def connect_index(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection to the index file ``path`` (created if missing and not ``read_only``),
-    its catalog the default, its writes in row groups of ``ROW_GROUP_ROWS`` rows, spilling to
+    its catalog the default, its writes in row groups of ``row_group_rows`` rows, spilling to
     ``path.tmp`` (as DuckDB does for a file it opens itself), offline (``no_network_extensions``).
 
     Raises ``duckdb.Error`` as ``duckdb.connect`` would (``describe_duckdb_error`` words it); a
@@ -59,7 +78,8 @@ def connect_index(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnecti
                 no_network_extensions(host)
                 host.execute("SET temp_directory = ?", [path + ".tmp"])
                 mode = "READ_ONLY, " if read_only else ""
-                host.execute(f"ATTACH ? AS {CATALOG} ({mode}ROW_GROUP_SIZE {ROW_GROUP_ROWS})", [path])
+                size = os.path.getsize(path) if os.path.exists(path) else 0
+                host.execute(f"ATTACH ? AS {CATALOG} ({mode}ROW_GROUP_SIZE {row_group_rows(size)})", [path])
             except BaseException:
                 host.close()
                 raise

@@ -10,7 +10,7 @@ them: a run costs a query at most one row group per looked-up hash (``QUERY_HASH
 its own row groups; once the runs together cost more than ``MERGE_FACTOR`` times what one run
 would, the add that made them merges them (``merge``). An index whose runs are not recorded
 (written before this was kept) is merged by ``winnowdb upgrade``, which gives it, and its
-shared_hashes (``rewrite_shared_hashes``), the row groups of ``dbfile.ROW_GROUP_ROWS`` rows.
+shared_hashes (``rewrite_shared_hashes``), the row groups of this version (``dbfile.row_group_rows``).
 
 ``merge`` rewrites the table in place, a bucket of hashes (``buckets``) at a time: one
 transaction copies the bucket's rows aside in order (a temporary table), deletes them and appends
@@ -69,7 +69,9 @@ def record_run(store, rows: int) -> None:
 
 
 def _cost(rows: int) -> int:
-    """The row groups of a run of ``rows`` rows that a lookup of ``QUERY_HASHES`` hashes reads, at most."""
+    """The row groups of a run of ``rows`` rows that a lookup of ``QUERY_HASHES`` hashes reads, at most
+    (counted in groups of ``ROW_GROUP_ROWS``: a larger index's groups are larger, and its runs
+    are then weighed a little heavier than they cost; the rule stays a rule of thumb)."""
     return min(math.ceil(rows / ROW_GROUP_ROWS), QUERY_HASHES)
 
 
@@ -82,8 +84,8 @@ def merge_due(runs: list[int] | None) -> bool:
 
 
 def merge(store, on_bucket: Callable[[int, int], None] | None = None) -> float:
-    """Rewrite the fingerprints table as one run ordered by hash, in row groups of
-    ``ROW_GROUP_ROWS`` rows; the seconds it took. ``on_bucket(done, of)`` after each bucket."""
+    """Rewrite the fingerprints table as one run ordered by hash, in the row groups of this
+    attachment (``dbfile.row_group_rows``); the seconds it took. ``on_bucket(done, of)`` after each bucket."""
     t0 = time.perf_counter()
     _rewrite(store, "fingerprints", on_bucket)
     with store.transaction() as con:
@@ -93,7 +95,7 @@ def merge(store, on_bucket: Callable[[int, int], None] | None = None) -> float:
 
 
 def rewrite_shared_hashes(store, on_bucket: Callable[[int, int], None] | None = None) -> float:
-    """Rewrite shared_hashes in place in row groups of ``ROW_GROUP_ROWS`` rows (``upgrade``, for
+    """Rewrite shared_hashes in place in the row groups of this attachment (``upgrade``, for
     an index written in DuckDB's default row groups; every write keeps each bucket's rows together
     and ordered, so only their row groups change); the seconds it took."""
     t0 = time.perf_counter()
