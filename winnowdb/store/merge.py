@@ -16,8 +16,9 @@ shared_hashes (``rewrite_shared_hashes``), the row groups of this version (``dbf
 transaction copies the bucket's rows aside in order (a temporary table), deletes them and appends
 them again, and a checkpoint then frees the row groups they left, which later buckets fill. After
 the last bucket the table holds the buckets in order, each ordered by hash: one run. Memory stays
-bounded (one bucket, and DuckDB's cache held to ``MERGE_MEMORY_MB``) and the file does not grow
-(a copy of the whole table would have doubled it). Every commit leaves the same rows, only
+bounded (one bucket, and DuckDB's cache held to ``MERGE_MEMORY_MB``) and the file grows little
+(100,000 documents: 744 MB before, 743 after; 1,000,000: 7.44 GB, 7.84 after), where a copy of
+the whole table would have doubled the fingerprints' share of it. Every commit leaves the same rows, only
 reordered, so an interrupted merge leaves a correct index, merged in part (its runs stay recorded
 as they were, and the next add merges them again).
 """
