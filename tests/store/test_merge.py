@@ -44,31 +44,28 @@ def _two_adds(tmp_path: Path) -> Path:
     return db
 
 
-def _rows(db: Path) -> list[tuple]:
+def _read(db: Path, sql: str) -> list[tuple]:
+    """The rows of ``sql`` on the index file, read with plain DuckDB."""
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return con.execute("SELECT hash, doc, pos, start_offset, end_offset FROM fingerprints ORDER BY ALL").fetchall()
+        return con.execute(sql).fetchall()
     finally:
         con.close()
+
+
+def _rows(db: Path) -> list[tuple]:
+    return _read(db, "SELECT hash, doc, pos, start_offset, end_offset FROM fingerprints ORDER BY ALL")
 
 
 def _shared(db: Path) -> list[tuple]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute("SELECT hash, df FROM shared_hashes ORDER BY ALL").fetchall()
-    finally:
-        con.close()
+    return _read(db, "SELECT hash, df FROM shared_hashes ORDER BY ALL")
 
 
 def _descents(db: Path) -> int:
     """How many times the hash goes down from one row to the next in the table's physical order
     (a table of one run ordered by hash: 0)."""
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute("SELECT COUNT(*) FROM (SELECT hash < LAG(hash) OVER (ORDER BY rowid) AS down "
-                           "FROM fingerprints) WHERE down").fetchall()[0][0]
-    finally:
-        con.close()
+    return _read(db, "SELECT COUNT(*) FROM (SELECT hash < LAG(hash) OVER (ORDER BY rowid) AS down "
+                     "FROM fingerprints) WHERE down")[0][0]
 
 
 @pytest.mark.parametrize(("runs", "due"), [
