@@ -294,6 +294,13 @@ def test_help(cli):
         assert command in r.stdout
 
 
+def test_version(cli):
+    from winnowdb.version import __version__
+
+    for flag in ("--version", "-V"):
+        assert ok(cli(flag)).stdout == f"winnowdb {__version__}\n"
+
+
 # ------------------------------------------------------------------ the installed console script
 def _winnowdb_exe():
     exe = shutil.which("winnowdb")

@@ -37,6 +37,7 @@ def heavy_imports(*args: str) -> list[str]:
 def test_help_imports_nothing_heavy():
     assert heavy_imports("--help") == []
     assert heavy_imports("pairs", "--help") == []
+    assert heavy_imports("--version") == []
 
 
 @pytest.mark.parametrize("command", [["pairs", "--top", "5"], ["stats"], ["pairs", "--top", "0", "--format", "csv"],

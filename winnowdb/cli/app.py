@@ -22,6 +22,21 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from ..version import __version__
+
+        typer.echo(f"winnowdb {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_print_version,
+                                          help="Print winnowdb's version and exit.")) -> None:
+    """Find copied text and code. Fingerprint files into a DuckDB index (winnowing), then ask
+    which documents copy from which, where exactly, and how much."""
+
+
 class Format(str, Enum):
     table = "table"
     json = "json"
