@@ -73,9 +73,9 @@ def main() -> None:
         parts["seconds"] += time.perf_counter() - t
         parts["rows"] += int(columns["hash"].shape[0])
 
-    def timed_index_pending(store, buckets):
+    def timed_index_pending(store, buckets, **options):
         mark("storing the buckets")
-        result = index_pending(store, buckets)
+        result = index_pending(store, buckets, **options)
         mark("indexing the documents")
         return result
 
