@@ -149,3 +149,49 @@ def test_upgrade_merges_an_index_that_does_not_record_its_runs(tmp_path, cli):
     assert report.ok and not any("upgrade" in note for note in report.notes)
     r = ok(cli("upgrade", "--db", db))
     assert "nothing to do" in r.stdout
+
+
+def _three_adds(tmp_path: Path) -> Path:
+    """An index of three small adds (three runs): the next add makes a merge due."""
+    db = tmp_path / "index.duckdb"
+    with winnowdb.open(db) as idx:
+        for seed in (1, 2, 3):
+            idx.add([_essays(tmp_path / f"y{seed}", 6, seed)], jobs=1)
+    return db
+
+
+def _stop_at(bucket: int):
+    def stop(done: int, of: int) -> None:
+        if done == bucket:
+            raise KeyboardInterrupt
+    return stop
+
+
+def test_ctrl_c_during_an_adds_merge_stops_the_merge_alone(tmp_path, cli):
+    db = _three_adds(tmp_path)
+    with winnowdb.open(db) as idx:
+        s = idx.add([_essays(tmp_path / "y4", 6, 4)], jobs=1, on_merge=_stop_at(10))
+        assert s.merge_interrupted and not s.interrupted and s.added == 6 and s.merged_seconds > 0
+        runs = merge.runs_of(idx.store)
+        assert len(runs) == 4 and merge.merge_due(runs)  # still due
+        assert any("y4" in p["a"] + p["b"] for p in idx.pairs(top=0))  # the new documents are indexed
+    rows = _rows(db)
+    assert _descents(db) > 0 and check_index(db).ok
+    r = ok(cli("upgrade", "--db", db))  # upgrade finishes the merge
+    assert "merged into one" in r.stdout
+    assert _rows(db) == rows and _descents(db) == 0 and check_index(db).ok
+    assert "nothing to do" in ok(cli("upgrade", "--db", db)).stdout
+
+
+def test_the_cli_says_an_interrupted_merge_lost_nothing(tmp_path, cli, monkeypatch):
+    db = _three_adds(tmp_path)
+    real = merge.merge
+    monkeypatch.setattr(merge, "merge", lambda store, on_bucket=None: real(store, _stop_at(10)))  # Ctrl-C at bucket 10
+    r = cli("add", str(_essays(tmp_path / "y4", 6, 4)), "--db", db, "-j", "1")
+    assert r.exit_code == 130
+    assert r.stdout.startswith("6 added, 0 updated")
+    assert "interrupted while merging the fingerprint runs" in r.stderr and "every document is indexed" in r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
+    with winnowdb.open(db) as idx:
+        assert len(merge.runs_of(idx.store)) == 4
+    assert check_index(db).ok

@@ -162,6 +162,11 @@ def add(
                           f"run the same add again to finish", markup=False)
                 raise typer.Exit(130)
             out.print(line, markup=False, soft_wrap=True)
+            if s.merge_interrupted:
+                err.print(f"interrupted while merging the fingerprint runs ({s.merged_seconds:.1f}s): every "
+                          "document is indexed; the next add that stores documents, or `winnowdb upgrade`, "
+                          "finishes the merge", markup=False)
+                raise typer.Exit(130)
             if s.merged_seconds:
                 err.print(f"note: the fingerprints of this index's last adds were merged into one run ordered "
                           f"by hash ({s.merged_seconds:.1f}s of the total), so lookups stay fast",

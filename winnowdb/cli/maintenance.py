@@ -71,7 +71,8 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     written by a winnowdb that did not record its fingerprint runs has its fingerprints rewritten
     as one run ordered by hash, and they and the shared hashes in the small row groups that make
     queries fast (in place, a bucket of hashes per transaction: an interruption leaves the same
-    rows; run upgrade again to finish).
+    rows; run upgrade again to finish). A merge of the fingerprint runs of several adds that is
+    due (an add's merge was interrupted) is finished the same way.
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -91,6 +92,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
             stale = stale_code_documents(store)
             # decided first: re-tokenizing records its run, and with it a record of the runs
             relayout = merge.unrecorded(store)
+            due = not relayout and merge.merge_due(merge.runs_of(store))
             if before is not None:
                 out.print(f"{path} upgraded from schema version {before} to {SCHEMA_VERSION}",
                           markup=False, soft_wrap=True)
@@ -145,6 +147,22 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                 out.print(f"{path}: fingerprints rewritten as one run ordered by hash, and both they and the "
                           f"shared hashes in small row groups, for fast lookups ({seconds:.1f}s)",
                           markup=False, soft_wrap=True)
+            if due:
+                progress = Progress(TextColumn("[bold]merging fingerprint runs"), BarColumn(),
+                                    TextColumn("{task.completed:.0f}/{task.total:.0f} buckets"),
+                                    TimeRemainingColumn(), console=err, transient=True,
+                                    disable=not err.is_terminal)
+                bar = progress.add_task("merge", total=1)
+                try:
+                    with progress:
+                        seconds = merge.merge(store, lambda done, of: progress.update(bar, completed=done, total=of))
+                except KeyboardInterrupt:
+                    err.print("interrupted: the index holds the same rows, merged in part; run upgrade "
+                              "again to finish", markup=False)
+                    raise typer.Exit(130) from None
+                merged = True
+                out.print(f"{path}: the fingerprint runs of its last adds merged into one, ordered by hash "
+                          f"({seconds:.1f}s)", markup=False, soft_wrap=True)
     if before is None and not stale and not merged:
         out.print(f"{path} already has the current schema (version {SCHEMA_VERSION}) and no code from an "
                   "older tokenizer; nothing to do", markup=False, soft_wrap=True)

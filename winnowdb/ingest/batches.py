@@ -47,6 +47,7 @@ class AddSummary:
     seconds: float = 0.0
     interrupted: bool = False
     merged_seconds: float = 0.0  # the merge of the fingerprint runs this add made due (0: none)
+    merge_interrupted: bool = False  # Ctrl-C stopped that merge: every document is indexed
 
     @property
     def saved(self) -> int:

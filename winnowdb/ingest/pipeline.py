@@ -46,7 +46,8 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     ``on_start(files, total_bytes)`` and ``on_file(path, size)`` report progress, and
     ``on_finish(fingerprints)`` the start of the final step (storing the fingerprints);
     ``on_merge(done, of)`` the progress of a merge of the fingerprint runs, when this add makes
-    one due (``store.merge``; ``AddSummary.merged_seconds``). ``jobs`` worker
+    one due (``store.merge``; ``AddSummary.merged_seconds``; a Ctrl-C during the merge stops it
+    alone: ``AddSummary.merge_interrupted``, every document indexed). ``jobs`` worker
     processes read and fingerprint files (default: one per CPU; 1 = all in this process); this
     process alone writes to the index, in order, so the result does not depend on ``jobs``.
     """
@@ -183,7 +184,9 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                 if on_finish:
                     on_finish(run.rows)
                 with bulk_writes(store):
-                    summary.merged_seconds = run.finish(on_merge=on_merge).merged_seconds
+                    finished = run.finish(on_merge=on_merge, merge_stops=True)
+                summary.merged_seconds = finished.merged_seconds
+                summary.merge_interrupted = finished.merge_interrupted
     except KeyboardInterrupt:  # a second Ctrl-C while storing: the documents stay pending, and
         summary.interrupted = True  # the next add stores them (fold_pending)
     summary.seconds = time.perf_counter() - t0

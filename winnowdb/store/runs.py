@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -32,6 +33,7 @@ import numpy as np
 
 from . import merge, sqlfiles, stats
 from .buckets import BUCKETS, bucket_of, hash_range, sort_key
+from .interrupts import is_interrupt
 
 __all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_pending", "drop_pending_rows",
            "COLUMNS", "SPILL_ROWS", "SPILL_PREFIX", "ARROW_ROWS"]
@@ -52,6 +54,7 @@ class RunResult:
     documents: int = 0
     replaced: int = 0
     merged_seconds: float = 0.0  # the merge of the runs it made due (0: none)
+    merge_interrupted: bool = False  # Ctrl-C stopped that merge: everything stored, merged in part
 
 
 class FingerprintRun:
@@ -141,7 +144,7 @@ class FingerprintRun:
 
     # ------------------------------------------------------------------ storing
     def finish(self, *, pending: bool = True, rewritten: dict | None = None,
-               on_merge: Callable[[int, int], None] | None = None) -> RunResult:
+               on_merge: Callable[[int, int], None] | None = None, merge_stops: bool = False) -> RunResult:
         """Store the rows, then index the documents they belong to and bring the statistics up to date.
 
         ``pending``: the documents are this add's rows of ``documents_pending``. Their rows are
@@ -157,7 +160,9 @@ class FingerprintRun:
         normalized_hash, units, fingerprints, hashes) updates their rows, all in one transaction.
         Either way the run is recorded (``merge.record_run``), and when the runs stored since the
         last merge cost lookups too much, they are merged into one (``merge``; ``on_merge(done,
-        of)`` after each bucket merged; ``RunResult.merged_seconds``).
+        of)`` after each bucket merged; ``RunResult.merged_seconds``). ``merge_stops``: a Ctrl-C
+        during that merge stops the merge alone (``RunResult.merge_interrupted``), as everything
+        else is stored by then; else it is raised, as anywhere else.
         """
         store = self.store
         result = RunResult(rows=self.rows)
@@ -171,7 +176,16 @@ class FingerprintRun:
             self.close()
         store.refresh_settings()
         if merge.merge_due(merge.runs_of(store)):
-            result.merged_seconds = merge.merge(store, on_merge)
+            # everything is stored and counted by now: a Ctrl-C stops the merge alone, which
+            # leaves the index correct and merged in part (the next add merges again)
+            t0 = time.perf_counter()
+            try:
+                result.merged_seconds = merge.merge(store, on_merge)
+            except BaseException as exc:
+                if not (merge_stops and is_interrupt(exc)):
+                    raise
+                result.merge_interrupted = True
+                result.merged_seconds = time.perf_counter() - t0
         return result
 
     def _finish_pending(self, result: RunResult) -> None:
