@@ -57,7 +57,7 @@ import threading
 
 from winnowdb.ingest import batches, huge
 from winnowdb.ingest import pipeline as indexer
-from winnowdb.store import runs
+from winnowdb.store import buckets, runs
 
 indexer.BATCH_BYTES = int(os.environ.get("WINNOWDB_TEST_BATCH_BYTES", indexer.BATCH_BYTES))
 if os.environ.get("WINNOWDB_TEST_HUGE_CHARS"):  # let a few files take the segmented path
@@ -182,6 +182,10 @@ def held_insert_part(store, columns):
 
 
 runs.insert_part = held_insert_part
+# a span of buckets per transaction (``buckets.spans``) holds about a million rows: this corpus's
+# add would be one. A bucket per span, as a big add stores them, gives the kills points between
+# committed spans.
+buckets.SPAN_ROWS = 1
 index_pending = runs.index_pending
 
 

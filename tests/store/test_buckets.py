@@ -10,7 +10,7 @@ import pytest
 
 from winnowdb.fingerprint.winnow import fingerprint
 from winnowdb.normalize import normalize_as
-from winnowdb.store.buckets import BOUNDS, BUCKETS, bucket_of, hash_range, sort_key
+from winnowdb.store.buckets import BOUNDS, BUCKETS, SPAN_ROWS, bucket_of, hash_range, sort_key, span_range, spans
 
 MIN, MAX = -(1 << 63), (1 << 63) - 1
 
@@ -26,6 +26,19 @@ def test_the_buckets_cover_every_hash_once_in_order():
         edges += [(lo, p), (hi, p)] + ([(lo + 1, p), (hi - 1, p)] if hi > lo + 1 else [])
     values = np.array([v for v, _ in edges], dtype=np.int64)
     assert bucket_of(values).tolist() == [p for _, p in edges]
+
+
+@pytest.mark.parametrize(("rows", "count"), [
+    (0, 1), (1, 1), (SPAN_ROWS, 1), (SPAN_ROWS + 1, 2), (4 * SPAN_ROWS, 4), (40 * SPAN_ROWS, 32),
+    (64 * SPAN_ROWS, 64), (10**12, 64),
+])
+def test_an_add_stores_spans_of_consecutive_buckets_of_about_span_rows(rows, count):
+    got = spans(rows)
+    assert len(got) == count
+    covered = [p for first, last in got for p in range(first, last + 1)]
+    assert covered == list(range(BUCKETS))  # every bucket once, in order
+    for first, last in got:
+        assert span_range((first, last)) == (hash_range(first)[0], hash_range(last)[1])
 
 
 @pytest.mark.parametrize("p", [0, 1, 31, BUCKETS - 2, BUCKETS - 1])

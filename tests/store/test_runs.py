@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 import winnowdb
-from winnowdb.store import runs
+from winnowdb.store import buckets, runs
 from winnowdb.store.check import check_index
 
 WORDS = ["".join(random.Random(i).choice("abcdefghijklmnopqrst") for _ in range(6)) for i in range(500)]
@@ -57,6 +57,7 @@ def test_an_add_stopped_between_buckets_is_invisible_and_finished_by_the_next(tm
         ref_pairs = idx.pairs(top=0)
     assert ref_pairs, "no copies found: the test would check nothing"
     monkeypatch.setattr(runs, "ARROW_ROWS", arrow_rows)
+    monkeypatch.setattr(buckets, "SPAN_ROWS", 1)  # a bucket per transaction, as a big add stores them
 
     db = tmp_path / "stopped.duckdb"
     stored = []

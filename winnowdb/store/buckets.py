@@ -19,7 +19,7 @@ import sys
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-__all__ = ["BUCKETS", "BOUNDS", "SKEW", "bucket_of", "hash_range", "sort_key"]
+__all__ = ["BUCKETS", "BOUNDS", "SKEW", "SPAN_ROWS", "bucket_of", "hash_range", "span_range", "spans", "sort_key"]
 
 #: how many buckets
 BUCKETS = 64
@@ -67,6 +67,27 @@ def bucket_of(hashes: np.ndarray) -> np.ndarray:
 def hash_range(p: int) -> tuple[int, int]:
     """The smallest and largest signed hash of bucket ``p``."""
     return BOUNDS[p], BOUNDS[p + 1] - 1
+
+
+def span_range(span: tuple[int, int]) -> tuple[int, int]:
+    """The smallest and largest signed hash of the consecutive buckets ``first..last`` (``span``)."""
+    first, last = span
+    return BOUNDS[first], BOUNDS[last + 1] - 1
+
+
+#: an add stores its rows (and counts their statistics) a span of consecutive buckets at a time,
+#: each span about this many rows: a transaction each, so DuckDB never holds a big add's rows in
+#: memory at once, and a small add is not cut into 64 statements of each kind (stdlib's 350,000
+#: rows: 0.7 s of fixed costs per statement, against 0.1 s in one span)
+SPAN_ROWS = 1_000_000
+
+
+def spans(rows: int) -> list[tuple[int, int]]:
+    """The spans (first, last bucket) an add of ``rows`` rows is stored in: as few as keep each
+    at about ``SPAN_ROWS`` rows (the buckets hold near-equal shares), at most one per bucket."""
+    count = min(BUCKETS, max(1, -(-rows // SPAN_ROWS)))
+    width = -(-BUCKETS // count)
+    return [(first, min(first + width, BUCKETS) - 1) for first in range(0, BUCKETS, width)]
 
 
 def sort_key(hashes: np.ndarray, p: int) -> np.ndarray:

@@ -10,9 +10,10 @@ the index beyond ``SPILL_ROWS``, so memory stays bounded; ``finish`` writes the 
 each sorted by a 16-bit key of its range: the run is ordered by hash down to ranges narrower than
 a row group's, all a zone map needs.
 
-``finish`` stores the buckets, each in a transaction of its own (DuckDB keeps a transaction's
-appended rows in memory until it commits: one transaction for a whole add's rows made ``add``'s
-peak memory grow with the add). Those rows belong to documents still in ``documents_pending``,
+``finish`` stores the buckets a span of consecutive buckets at a time (``buckets.spans``: about
+a million rows each, so a small add's are one span), each in a transaction of its own (DuckDB
+keeps a transaction's appended rows in memory until it commits: one transaction for a whole
+add's rows made ``add``'s peak memory grow with the add). Those rows belong to documents still in ``documents_pending``,
 which no read sees. Then one transaction moves the documents the add committed into
 ``documents`` (replacing older versions of the same files) and brings the statistics up to date
 (``stats``). An add that is interrupted before that leaves its documents pending, with their
@@ -32,7 +33,7 @@ from typing import Callable
 import numpy as np
 
 from . import merge, sqlfiles, stats
-from .buckets import BUCKETS, bucket_of, hash_range, sort_key
+from .buckets import BUCKETS, bucket_of, sort_key, span_range, spans
 from .interrupts import is_interrupt
 
 __all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_pending", "drop_pending_rows",
@@ -142,13 +143,21 @@ class FingerprintRun:
         order = np.argsort(sort_key(cols["hash"], p), kind="stable")
         return {k: v[order] for k, v in cols.items()}
 
+    def _span(self, span: tuple[int, int], keep: "_DocSet") -> dict:
+        """``_partition`` of each bucket of a span (first, last), one after the other: ordered by
+        hash as well, as the buckets are consecutive ranges."""
+        parts = [part for part in (self._partition(p, keep) for p in range(span[0], span[1] + 1)) if part]
+        if len(parts) <= 1:
+            return parts[0] if parts else {}
+        return {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
+
     # ------------------------------------------------------------------ storing
     def finish(self, *, pending: bool = True, rewritten: dict | None = None,
                on_merge: Callable[[int, int], None] | None = None, merge_stops: bool = False) -> RunResult:
         """Store the rows, then index the documents they belong to and bring the statistics up to date.
 
         ``pending``: the documents are this add's rows of ``documents_pending``. Their rows are
-        stored bucket by bucket, each bucket its own transaction (``insert_part``), so DuckDB
+        stored a span of buckets at a time, each span its own transaction (``insert_part``), so DuckDB
         never holds a whole add's rows in memory waiting for one commit; rows of pending documents
         are seen by no read (every read joins ``documents``). Then one transaction moves the
         documents into ``documents`` (an older version of the same file, named by ``replaces``,
@@ -193,23 +202,24 @@ class FingerprintRun:
         docs = store.columns("pending_documents")
         keep = _DocSet(docs["doc"])
         counted_later = _DocSet(docs["doc"][docs["hashes"] < 0])  # huge: no first-of-hash mask
-        stored = {}  # bucket -> its repeated rows
+        stored = {}  # span of buckets -> its repeated rows
         stored_rows = 0
-        # the next bucket is read and sorted (numpy, which lets go of the GIL) in a thread while
-        # DuckDB stores this one: two buckets in memory at most
+        # the next span is read and sorted (numpy, which lets go of the GIL) in a thread while
+        # DuckDB stores this one: two spans in memory at most
         from concurrent.futures import ThreadPoolExecutor
 
+        todo = spans(self.rows)
         with ThreadPoolExecutor(1, thread_name_prefix="winnowdb-bucket") as ahead:
-            coming = ahead.submit(self._partition, 0, keep)
-            for p in range(_N):
+            coming = ahead.submit(self._span, todo[0], keep)
+            for i, span in enumerate(todo):
                 part = coming.result()
-                if p + 1 < _N:
-                    coming = ahead.submit(self._partition, p + 1, keep)
+                if i + 1 < len(todo):
+                    coming = ahead.submit(self._span, todo[i + 1], keep)
                 if part and part["hash"].shape[0]:
                     insert_part(store, {name: part[name] for name, _ in COLUMNS})
                     stored_rows += int(part["hash"].shape[0])
                     again = ~part["first"] & ~counted_later.contains(part["doc"])
-                    stored[p] = {"hash": part["hash"][again], "doc": part["doc"][again]}
+                    stored[span] = {"hash": part["hash"][again], "doc": part["doc"][again]}
                 del part
         indexed = index_pending(store, stored, run_rows=stored_rows)
         result.documents, result.replaced = indexed.documents, indexed.replaced
@@ -225,13 +235,13 @@ class FingerprintRun:
                 con.execute(sqlfiles.load("rewritten_documents_update"))
             keep = _DocSet(new_docs)
             stored_rows = 0
-            for p in range(_N):
-                part = self._partition(p, keep)
+            for span in spans(self.rows):
+                part = self._span(span, keep)
                 if part and part["hash"].shape[0]:
-                    update.partition(p, part)
+                    update.partition(span, part)
                     insert_rows(store, {name: part[name] for name, _ in COLUMNS})
                     stored_rows += int(part["hash"].shape[0])
-                    update.stored(p)
+                    update.stored(span)
             update.after()
             merge.record_run(store, stored_rows)
 
@@ -248,10 +258,11 @@ class FingerprintRun:
         self.close()
 
 
-def index_pending(store, buckets: dict[int, dict], run_rows: int = 0) -> RunResult:
+def index_pending(store, buckets: dict[tuple[int, int], dict], run_rows: int = 0) -> RunResult:
     """One transaction: the pending documents, whose rows of ``buckets`` are stored, become
     indexed documents (replacing the older versions of their files), and the statistics count
-    their rows. ``buckets`` maps each bucket stored to its repeated rows: numpy columns hash and
+    their rows. ``buckets`` maps each span of buckets stored (``buckets.spans``: first, last) to
+    its repeated rows: numpy columns hash and
     doc of every row that repeats a (hash, doc) row before it (a hash found twice in a document;
     few), which the statistics must not count twice. ``run_rows``: how many rows the run stored
     (recorded for ``merge``)."""
@@ -268,23 +279,23 @@ def index_pending(store, buckets: dict[int, dict], run_rows: int = 0) -> RunResu
         if new_docs.shape[0]:
             pending = _DocSet(new_docs)
             first, last = int(new_docs.min()), int(new_docs.max())
-            for p, repeated in buckets.items():  # while the documents are pending, their rows do not count
-                low, high = hash_range(p)
+            for span, repeated in buckets.items():  # while the documents are pending, their rows do not count
+                low, high = span_range(span)
                 rows = store.columns("pending_bucket_rows", low=low, high=high, first_doc=first, last_doc=last)
                 mine = pending.contains(rows["doc"])
                 if not mine.all():
                     rows = {k: v[mine] for k, v in rows.items()}
                 rows["first"] = np.ones(rows["hash"].shape[0], dtype=np.bool_)
-                update.partition(p, rows, repeated=repeated)
+                update.partition(span, rows, repeated=repeated)
         con.execute(sqlfiles.load("pending_documents_move"))
-        for p in buckets:
-            update.stored(p)
+        for span in buckets:
+            update.stored(span)
         update.after()
         merge.record_run(store, run_rows)
     return result
 
 
-#: a bucket of at least this many rows is handed to DuckDB as an Arrow table: appended in about
+#: a span of at least this many rows is handed to DuckDB as an Arrow table: appended in about
 #: two thirds of the time numpy columns take (40M rows: 3.5-5.1 s against 5.6-6.4 s), but the
 #: first one makes DuckDB import pandas (0.25 s), which a small add should not pay
 ARROW_ROWS = 500_000
@@ -303,7 +314,7 @@ def insert_rows(store, columns: dict) -> None:
 
 
 def insert_part(store, columns: dict) -> None:
-    """Store one bucket of an add's fingerprint rows (numpy columns, ``COLUMNS``), in a
+    """Store one span of buckets of an add's fingerprint rows (numpy columns, ``COLUMNS``), in a
     transaction of its own; the rows belong to documents still pending."""
     with store.transaction():
         insert_rows(store, columns)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import sqlfiles
-from .buckets import hash_range
+from .buckets import span_range
 from .schema import read_meta, write_meta
 
 __all__ = ["Update", "remove_rows", "default_max_df", "remember_default_max_df"]
@@ -62,17 +62,18 @@ def _replace_shared(store, hashes: np.ndarray, df_hash: np.ndarray, df: np.ndarr
 
 
 class Update:
-    """The statistics' update for one add (or one upgrade step), bucket by bucket.
+    """The statistics' update for one add (or one upgrade step), a span of buckets at a time.
 
-    ``before()`` reads what it must before anything changes; ``partition(p, rows)`` is called
-    for each bucket of new rows while they do not count yet (not stored, or stored for documents
-    still pending, which ``hash_df_stored`` does not see); ``stored(p)`` once they count (stored,
+    ``before()`` reads what it must before anything changes; ``partition(span, rows)`` is called
+    for each span of buckets (``buckets.spans``) of new rows while they do not count yet (not
+    stored, or stored for documents still pending, which ``hash_df_stored`` does not see);
+    ``stored(span)`` once they count (stored,
     and their documents in ``documents``); ``after()`` finishes (boilerplate, counters, the
     remembered default max-df)."""
 
-    #: set by ``partition`` for ``stored``, per bucket: the hashes of the bucket counted exactly,
-    #: how many of them were stored before, and the bucket's hash range
-    _pending_exact: dict[int, tuple[np.ndarray, int, int, int]]
+    #: set by ``partition`` for ``stored``, per span of buckets: its hashes counted exactly, how
+    #: many of them were stored before, and its hash range
+    _pending_exact: dict[tuple[int, int], tuple[np.ndarray, int, int, int]]
 
     def __init__(self, store, new_docs: np.ndarray, *, replaced: np.ndarray, rewritten: bool) -> None:
         import numpy as np
@@ -104,15 +105,16 @@ class Update:
             self.fast[docs - self.base] = info["fast"].astype(bool)
             self.new_boilerplate = bool((~info["ordinary"].astype(bool)).any())
 
-    def partition(self, p: int, rows: dict, repeated: dict | None = None) -> None:
-        """Bring the statistics of bucket ``p``'s hashes up to date for ``rows`` (not counted yet:
-        see the class docstring); those counted exactly are finished by ``stored(p)``.
+    def partition(self, span: tuple[int, int], rows: dict, repeated: dict | None = None) -> None:
+        """Bring the statistics of the hashes of a span of buckets (first, last) up to date for
+        ``rows`` (not counted yet: see the class docstring); those counted exactly are finished by
+        ``stored(span)``.
         ``repeated`` (columns hash, doc): rows of ``rows`` marked first that repeat a (hash, doc)
         row, each counted once less."""
         import numpy as np
 
         store = self.store
-        low, high = hash_range(p)
+        low, high = span_range(span)
         at = rows["doc"].astype(np.int64) - self.base
         ordinary = self.ordinary[at]
         fast = self.fast[at] & ordinary
@@ -140,16 +142,16 @@ class Update:
             _replace_shared(store, touched_before, u, df, low, high)
         if exact.shape[0]:
             before_h, _ = _df_of(store, exact, low, high)
-            self._pending_exact[p] = (exact, before_h.shape[0], low, high)
+            self._pending_exact[span] = (exact, before_h.shape[0], low, high)
         if (~ordinary).any():  # boilerplate: its distinct hashes, once each
             with store.relations(new_boilerplate=_hashes(np.unique(h[~ordinary]))):
                 store.connection.execute(sqlfiles.load("boilerplate_hashes_insert"), {"low": low, "high": high})
 
-    def stored(self, p: int) -> None:
-        """Once bucket ``p``'s rows count: its exactly counted hashes, counted again."""
-        if p not in self._pending_exact:
+    def stored(self, span: tuple[int, int]) -> None:
+        """Once the span's rows count: its exactly counted hashes, counted again."""
+        if span not in self._pending_exact:
             return
-        exact, before, low, high = self._pending_exact.pop(p)
+        exact, before, low, high = self._pending_exact.pop(span)
         after_h, after_df = _df_of(self.store, exact, low, high)
         self.delta += int(after_h.shape[0] - before)
         _replace_shared(self.store, exact, after_h, after_df, low, high)
