@@ -77,9 +77,11 @@ def span_range(span: tuple[int, int]) -> tuple[int, int]:
 
 #: an add stores its rows (and counts their statistics) a span of consecutive buckets at a time,
 #: each span about this many rows: a transaction each, so DuckDB never holds a big add's rows in
-#: memory at once, and a small add is not cut into 64 statements of each kind (stdlib's 350,000
-#: rows: 0.7 s of fixed costs per statement, against 0.1 s in one span)
-SPAN_ROWS = 1_000_000
+#: memory at once (from 32 million rows on, a bucket per span, as before spans), and a small add
+#: is not cut into 64 statements of each kind (the standard library's 350,000 rows: one span,
+#: add + pairs 3.59 -> 3.33 s). A million rows per span made a 10,000-document add hold 150 MB
+#: more (bench/RESULTS.md)
+SPAN_ROWS = 500_000
 
 
 def spans(rows: int) -> list[tuple[int, int]]:

@@ -11,7 +11,7 @@ each sorted by a 16-bit key of its range: the run is ordered by hash down to ran
 a row group's, all a zone map needs.
 
 ``finish`` stores the buckets a span of consecutive buckets at a time (``buckets.spans``: about
-a million rows each, so a small add's are one span), each in a transaction of its own (DuckDB
+half a million rows each, so a small add's are one span), each in a transaction of its own (DuckDB
 keeps a transaction's appended rows in memory until it commits: one transaction for a whole
 add's rows made ``add``'s peak memory grow with the add). Those rows belong to documents still in ``documents_pending``,
 which no read sees. Then one transaction moves the documents the add committed into
