@@ -64,11 +64,11 @@ def main() -> None:
     parts = {"n": 0, "seconds": 0.0, "rows": 0}
     insert_part, index_pending = runs.insert_part, runs.index_pending
 
-    def timed_insert_part(store, columns):
+    def timed_insert_part(store, columns, **options):
         if not parts["n"]:
             mark("reading")
         t = time.perf_counter()
-        insert_part(store, columns)
+        insert_part(store, columns, **options)
         parts["n"] += 1
         parts["seconds"] += time.perf_counter() - t
         parts["rows"] += int(columns["hash"].shape[0])

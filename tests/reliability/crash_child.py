@@ -173,12 +173,12 @@ runs.FingerprintRun.finish = held_finish
 insert_part = runs.insert_part
 
 
-def held_insert_part(store, columns):
+def held_insert_part(store, columns, **options):
     with lock:
         state["parts"] += 1
         n = state["parts"]
     hold(f"part:{n}", rows=int(columns["hash"].shape[0]))
-    return insert_part(store, columns)
+    return insert_part(store, columns, **options)
 
 
 runs.insert_part = held_insert_part

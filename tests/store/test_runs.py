@@ -48,7 +48,7 @@ def _content(db: Path) -> dict:
         con.close()
 
 
-@pytest.mark.parametrize("arrow_rows", [runs.ARROW_ROWS, 1])  # buckets as numpy columns, as Arrow tables
+@pytest.mark.parametrize("arrow_rows", [runs.ARROW_ROWS, 1])  # spans as numpy columns, as Arrow tables
 def test_an_add_stopped_between_buckets_is_invisible_and_finished_by_the_next(tmp_path, monkeypatch, arrow_rows):
     corpus = _corpus(tmp_path / "corpus")
     ref = tmp_path / "ref.duckdb"
@@ -63,11 +63,11 @@ def test_an_add_stopped_between_buckets_is_invisible_and_finished_by_the_next(tm
     stored = []
     insert_part = runs.insert_part
 
-    def stop_at_the_third_bucket(store, columns):
+    def stop_at_the_third_bucket(store, columns, **options):
         if len(stored) == 2:
             raise KeyboardInterrupt  # as a Ctrl-C while the buckets are stored
         stored.append(int(columns["hash"].shape[0]))
-        insert_part(store, columns)
+        insert_part(store, columns, **options)
 
     monkeypatch.setattr(runs, "insert_part", stop_at_the_third_bucket)
     with winnowdb.open(db) as idx:

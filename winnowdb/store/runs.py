@@ -216,7 +216,7 @@ class FingerprintRun:
                 if i + 1 < len(todo):
                     coming = ahead.submit(self._span, todo[i + 1], keep)
                 if part and part["hash"].shape[0]:
-                    insert_part(store, {name: part[name] for name, _ in COLUMNS})
+                    insert_part(store, {name: part[name] for name, _ in COLUMNS}, arrow=self.rows >= ARROW_ROWS)
                     stored_rows += int(part["hash"].shape[0])
                     again = ~part["first"] & ~counted_later.contains(part["doc"])
                     stored[span] = {"hash": part["hash"][again], "doc": part["doc"][again]}
@@ -239,7 +239,7 @@ class FingerprintRun:
                 part = self._span(span, keep)
                 if part and part["hash"].shape[0]:
                     update.partition(span, part)
-                    insert_rows(store, {name: part[name] for name, _ in COLUMNS})
+                    insert_rows(store, {name: part[name] for name, _ in COLUMNS}, arrow=self.rows >= ARROW_ROWS)
                     stored_rows += int(part["hash"].shape[0])
                     update.stored(span)
             update.after()
@@ -295,17 +295,18 @@ def index_pending(store, buckets: dict[tuple[int, int], dict], run_rows: int = 0
     return result
 
 
-#: a span of at least this many rows is handed to DuckDB as an Arrow table: appended in about
-#: two thirds of the time numpy columns take (40M rows: 3.5-5.1 s against 5.6-6.4 s), but the
-#: first one makes DuckDB import pandas (0.25 s), which a small add should not pay
-ARROW_ROWS = 500_000
+#: an add (or upgrade step) of at least this many rows hands its spans to DuckDB as Arrow tables:
+#: appended in about two thirds of the time numpy columns take (40M rows: 3.5-5.1 s against
+#: 5.6-6.4 s), but the first one makes DuckDB import pandas (0.25 s and ~130 MB), which a small or
+#: middling add should not pay
+ARROW_ROWS = 16_000_000
 
 
-def insert_rows(store, columns: dict) -> None:
+def insert_rows(store, columns: dict, *, arrow: bool = False) -> None:
     """Append fingerprint rows (numpy columns, ``COLUMNS``) inside the caller's transaction; as
-    an Arrow table from ``ARROW_ROWS`` rows on."""
+    an Arrow table when ``arrow``."""
     table: object = columns
-    if int(columns["hash"].shape[0]) >= ARROW_ROWS:
+    if arrow:
         import pyarrow as pa
 
         table = pa.table(columns)  # the same buffers, not a copy
@@ -313,11 +314,11 @@ def insert_rows(store, columns: dict) -> None:
         store.connection.execute(sqlfiles.load("insert_fingerprints"))
 
 
-def insert_part(store, columns: dict) -> None:
+def insert_part(store, columns: dict, *, arrow: bool = False) -> None:
     """Store one span of buckets of an add's fingerprint rows (numpy columns, ``COLUMNS``), in a
     transaction of its own; the rows belong to documents still pending."""
     with store.transaction():
-        insert_rows(store, columns)
+        insert_rows(store, columns, arrow=arrow)
 
 
 def drop_pending_rows(store) -> None:
