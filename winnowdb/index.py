@@ -102,7 +102,7 @@ class Index:
         queries get faster (``store.merge``)."""
         from .store.merge import unrecorded
 
-        return unrecorded(self.store)
+        return unrecorded(self.store.connection)
 
     def _code_tokens_version_if_no_code(self) -> None:
         """An index holding no code yet records this winnowdb's code tokenizer before code is

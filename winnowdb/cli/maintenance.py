@@ -91,7 +91,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
             before = store.upgraded_from
             stale = stale_code_documents(store)
             # decided first: re-tokenizing records its run, and with it a record of the runs
-            relayout = merge.unrecorded(store)
+            relayout = merge.unrecorded(store.connection)
             due = not relayout and merge.merge_due(merge.runs_of(store))
             if before is not None:
                 out.print(f"{path} upgraded from schema version {before} to {SCHEMA_VERSION}",

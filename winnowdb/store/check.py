@@ -292,18 +292,25 @@ def _note_unstored_texts(report: CheckReport, con) -> None:
 
 
 def _note_unrecorded_runs(report: CheckReport, con) -> None:
+    """Notes on how the fingerprints are laid out: as an older winnowdb wrote them, or in runs
+    whose merge is due (an add's merge was interrupted)."""
     import duckdb
 
-    from .schema import RUNS_KEY, read_meta
+    from .merge import merge_due, recorded_runs, unrecorded
 
     try:
-        if RUNS_KEY in read_meta(con) or not con.execute(sqlfiles.load("fingerprint_rows_total")).fetchall()[0][0]:
-            return
+        old = unrecorded(con)
+        due = not old and merge_due(recorded_runs(con))
     except duckdb.Error:
         return
-    report.notes.append("the fingerprints are stored as an older winnowdb wrote them (in DuckDB's default row "
-                        "groups, a run per add): `winnowdb upgrade` rewrites them as one run in small row groups, "
-                        "which makes queries faster")
+    if old:
+        report.notes.append("the fingerprints are stored as an older winnowdb wrote them (in DuckDB's default "
+                            "row groups, a run per add): `winnowdb upgrade` rewrites them as one run in small row "
+                            "groups, which makes queries faster")
+    elif due:
+        report.notes.append("the fingerprints of the last adds are stored as several runs whose merge is due (an "
+                            "add's merge was interrupted): the next add that stores documents, or `winnowdb "
+                            "upgrade`, merges them, which makes queries faster")
 
 
 def _note_pending(report: CheckReport, con) -> None:

@@ -28,6 +28,7 @@ import math
 import time
 from typing import Callable
 
+from . import sqlfiles
 from .buckets import BUCKETS, hash_range
 from .dbfile import ROW_GROUP_ROWS
 from .schema import RUNS_KEY, read_meta, write_meta
@@ -44,16 +45,22 @@ MERGE_FACTOR = 3
 MERGE_MEMORY_MB = 512
 
 
-def unrecorded(store) -> bool:
-    """Whether the index holds fingerprints but no record of their runs: written by a winnowdb
-    before runs were recorded, in DuckDB's default row groups (``winnowdb upgrade`` rewrites it)."""
-    return runs_of(store) is None and bool(store.value("fingerprint_rows_total"))
+def unrecorded(con) -> bool:
+    """Whether the index (a DuckDB connection to it) holds fingerprints but no record of their
+    runs: written by a winnowdb before runs were recorded, in DuckDB's default row groups
+    (``winnowdb upgrade`` rewrites it)."""
+    return recorded_runs(con) is None and bool(con.execute(sqlfiles.load("fingerprint_rows_total")).fetchall()[0][0])
 
 
 def runs_of(store) -> list[int] | None:
     """The row counts of the runs stored since the last merge, oldest first; None when the index
     does not record them (written by an earlier winnowdb, in DuckDB's default row groups)."""
-    value = read_meta(store.connection).get(RUNS_KEY)
+    return recorded_runs(store.connection)
+
+
+def recorded_runs(con) -> list[int] | None:
+    """``runs_of`` on a DuckDB connection to the index."""
+    value = read_meta(con).get(RUNS_KEY)
     if value is None:
         return None
     return [int(x) for x in value.split(",") if x]
