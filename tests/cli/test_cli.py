@@ -282,6 +282,16 @@ def test_sql_output_formats(cli, cli_db):
     one_line_error(cli("sql", "SELECT nonsense FROM nowhere", "--db", cli_db), "SQL error")
 
 
+def test_sql_may_start_with_a_comment_or_come_from_stdin(cli, cli_db):
+    q = "-- how many documents?\nSELECT COUNT(*) AS n FROM documents WHERE kind = 'document'"
+    assert as_json(cli("sql", q, "--db", cli_db, "-f", "json")) == [{"n": 21}]
+    from typer.testing import CliRunner
+
+    r = CliRunner().invoke(app, ["sql", "-", "--db", str(cli_db), "-f", "json"], input=q + "\n")
+    assert json.loads(ok(r).stdout) == [{"n": 21}]
+    one_line_error(CliRunner().invoke(app, ["sql", "-", "--db", str(cli_db)], input="  \n"), "no SQL")
+
+
 def test_stats_json(cli, cli_db):
     st = as_json(cli("stats", "--db", cli_db, "-f", "json"))
     assert st["documents"] == 21 and st["boilerplate"] == 1

@@ -333,15 +333,25 @@ def stats(db: Optional[str] = DbOption,
     render_stats(console(), st, fmt.value)
 
 
-@app.command()
+@app.command(context_settings={"ignore_unknown_options": True})
 def sql(
-    query_text: str = typer.Argument(..., metavar="QUERY", help="SQL to run on the index (DuckDB dialect)."),
+    query_text: str = typer.Argument(..., metavar="QUERY",
+                                     help="SQL to run on the index (DuckDB dialect; it may start with a -- "
+                                          "comment), or - to read it from standard input (e.g. < query.sql)."),
     db: Optional[str] = DbOption,
     write: bool = typer.Option(False, "--write", help="Open the index writable (default read-only)."),
     fmt: Format = FormatOption,
 ) -> None:
-    """Run ad-hoc SQL on the index: tables settings, documents, document_texts, fingerprints;
-    views document_fingerprints, boilerplate_hashes, fingerprint_df, default_max_df, pairs."""
+    """Run ad-hoc SQL on the index: tables settings, meta, documents, document_texts,
+    fingerprints, shared_hashes, boilerplate_hashes (and clusters, once made); views
+    document_fingerprints, fingerprint_df, default_max_df, pairs. The README's schema section
+    says what each holds."""
+    if query_text == "-":
+        import sys
+
+        query_text = sys.stdin.read()
+    if not query_text.strip():
+        fail("no SQL to run")
     with Guard():
         with open_index(db, create=False, read_only=not write) as idx:
             cols, rows = idx.sql(query_text)
