@@ -79,8 +79,7 @@ def span_range(span: tuple[int, int]) -> tuple[int, int]:
 #: each span about this many rows: a transaction each, so DuckDB never holds a big add's rows in
 #: memory at once (from 32 million rows on, a bucket per span, as before spans), and a small add
 #: is not cut into 64 statements of each kind (the standard library's 350,000 rows: one span,
-#: add + pairs 3.59 -> 3.33 s). A million rows per span made a 10,000-document add hold 150 MB
-#: more (bench/RESULTS.md)
+#: add + pairs 3.76 -> 3.19 s; a 10,000-document add holds 80 MB more: bench/RESULTS.md)
 SPAN_ROWS = 500_000
 
 

@@ -11,10 +11,10 @@ each sorted by a 16-bit key of its range: the run is ordered by hash down to ran
 a row group's, all a zone map needs.
 
 ``finish`` stores the buckets a span of consecutive buckets at a time (``buckets.spans``: about
-half a million rows each, so a small add's are one span), each in a transaction of its own (DuckDB
-keeps a transaction's appended rows in memory until it commits: one transaction for a whole
-add's rows made ``add``'s peak memory grow with the add). Those rows belong to documents still in ``documents_pending``,
-which no read sees. Then one transaction moves the documents the add committed into
+half a million rows each, so a small add's are one span), each in a transaction of its own
+(DuckDB keeps a transaction's appended rows in memory until it commits: one transaction for a
+whole add's rows made ``add``'s peak memory grow with the add). Those rows belong to documents
+still in ``documents_pending``, which no read sees. Then one transaction moves the documents the add committed into
 ``documents`` (replacing older versions of the same files) and brings the statistics up to date
 (``stats``). An add that is interrupted before that leaves its documents pending, with their
 texts (and maybe some of their rows); ``fold_pending`` drops those rows and fingerprints the
@@ -157,8 +157,8 @@ class FingerprintRun:
         """Store the rows, then index the documents they belong to and bring the statistics up to date.
 
         ``pending``: the documents are this add's rows of ``documents_pending``. Their rows are
-        stored a span of buckets at a time, each span its own transaction (``insert_part``), so DuckDB
-        never holds a whole add's rows in memory waiting for one commit; rows of pending documents
+        stored a span of buckets at a time, each span its own transaction (``insert_part``), so
+        DuckDB never holds a whole add's rows in memory waiting for one commit; rows of pending documents
         are seen by no read (every read joins ``documents``). Then one transaction moves the
         documents into ``documents`` (an older version of the same file, named by ``replaces``,
         is removed) and updates the statistics. A kill in between leaves the documents pending
@@ -262,10 +262,9 @@ def index_pending(store, buckets: dict[tuple[int, int], dict], run_rows: int = 0
     """One transaction: the pending documents, whose rows of ``buckets`` are stored, become
     indexed documents (replacing the older versions of their files), and the statistics count
     their rows. ``buckets`` maps each span of buckets stored (``buckets.spans``: first, last) to
-    its repeated rows: numpy columns hash and
-    doc of every row that repeats a (hash, doc) row before it (a hash found twice in a document;
-    few), which the statistics must not count twice. ``run_rows``: how many rows the run stored
-    (recorded for ``merge``)."""
+    its repeated rows: numpy columns hash and doc of every row that repeats a (hash, doc) row
+    before it (a hash found twice in a document; few), which the statistics must not count twice.
+    ``run_rows``: how many rows the run stored (recorded for ``merge``)."""
     result = RunResult()
     with store.transaction() as con:
         docs = store.columns("pending_documents")
