@@ -125,44 +125,36 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                 out.print(f"{path}: {n} code document{'s' if n != 1 else ''} fingerprinted again with "
                           f"this winnowdb's code tokenizer ({old} -> {TOKENS_VERSION})",
                           markup=False, soft_wrap=True)
-            if relayout:
-                progress = Progress(TextColumn("[bold]rewriting fingerprints"), BarColumn(),
+            if relayout or due:  # rewrite an old layout, or finish a merge an add left due
+                steps = 2 if relayout else 1  # an old layout: shared_hashes too
+                label = "rewriting fingerprints" if relayout else "merging fingerprint runs"
+                progress = Progress(TextColumn(f"[bold]{label}"), BarColumn(),
                                     TextColumn("{task.completed:.0f}/{task.total:.0f} buckets"),
                                     TimeRemainingColumn(), console=err, transient=True,
                                     disable=not err.is_terminal)
                 bar = progress.add_task("merge", total=1)
                 try:
                     with progress:
-                        # shared_hashes first: the merge records the runs last, so an upgrade
-                        # interrupted anywhere is still due, and the next one does both again
-                        seconds = merge.rewrite_shared_hashes(
-                            store, lambda done, of: progress.update(bar, completed=done, total=2 * of))
-                        seconds += merge.merge(
-                            store, lambda done, of: progress.update(bar, completed=of + done, total=2 * of))
+                        seconds = 0.0
+                        if relayout:
+                            # shared_hashes first: the merge records the runs last, so an upgrade
+                            # interrupted anywhere is still due, and the next one does both again
+                            seconds += merge.rewrite_shared_hashes(
+                                store, lambda done, of: progress.update(bar, completed=done, total=2 * of))
+                        seconds += merge.merge(store, lambda done, of: progress.update(
+                            bar, completed=(steps - 1) * of + done, total=steps * of))
                 except KeyboardInterrupt:
-                    err.print("interrupted: the index holds the same rows, rewritten in part; run upgrade "
-                              "again to finish", markup=False)
+                    err.print(f"interrupted: the index holds the same rows, {'rewritten' if relayout else 'merged'} "
+                              "in part; run upgrade again to finish", markup=False)
                     raise typer.Exit(130) from None
                 merged = True
-                out.print(f"{path}: fingerprints rewritten as one run ordered by hash, and both they and the "
-                          f"shared hashes in small row groups, for fast lookups ({seconds:.1f}s)",
-                          markup=False, soft_wrap=True)
-            if due:
-                progress = Progress(TextColumn("[bold]merging fingerprint runs"), BarColumn(),
-                                    TextColumn("{task.completed:.0f}/{task.total:.0f} buckets"),
-                                    TimeRemainingColumn(), console=err, transient=True,
-                                    disable=not err.is_terminal)
-                bar = progress.add_task("merge", total=1)
-                try:
-                    with progress:
-                        seconds = merge.merge(store, lambda done, of: progress.update(bar, completed=done, total=of))
-                except KeyboardInterrupt:
-                    err.print("interrupted: the index holds the same rows, merged in part; run upgrade "
-                              "again to finish", markup=False)
-                    raise typer.Exit(130) from None
-                merged = True
-                out.print(f"{path}: the fingerprint runs of its last adds merged into one, ordered by hash "
-                          f"({seconds:.1f}s)", markup=False, soft_wrap=True)
+                if relayout:
+                    out.print(f"{path}: fingerprints rewritten as one run ordered by hash, and both they and the "
+                              f"shared hashes in small row groups, for fast lookups ({seconds:.1f}s)",
+                              markup=False, soft_wrap=True)
+                else:
+                    out.print(f"{path}: the fingerprint runs of its last adds merged into one, ordered by hash "
+                              f"({seconds:.1f}s)", markup=False, soft_wrap=True)
     if before is None and not stale and not merged:
         out.print(f"{path} already has the current schema (version {SCHEMA_VERSION}) and no code from an "
                   "older tokenizer; nothing to do", markup=False, soft_wrap=True)
