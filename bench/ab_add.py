@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE))
 
 from corpora import ensure_corpus  # noqa: E402
 from machine_info import describe  # noqa: E402
-from measure import ab_arguments, describe_winnowdb, report, winnowdb_cli  # noqa: E402
+from measure import ab_arguments, describe_winnowdb, footer, report, winnowdb_cli  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -78,8 +78,7 @@ def main() -> None:
             lines.append(f"| {label} {i} | " + " | ".join(f"{r[f]:,.1f}" for f in FIELDS) + " |")
         lines.append(f"| **{label}, median** | " + " | ".join(
             f"{statistics.median(r[f] for r in got[label]):,.1f}" for f in FIELDS) + " |")
-    ended = dt.datetime.now(dt.timezone.utc)
-    lines += ["", f"Finished {ended:%H:%M} UTC; {describe().split('; ')[-1]}.", ""]
+    lines += footer()
     report(lines, args.out)
 
 

@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE))
 
 from corpora import ensure_corpus, read_copies  # noqa: E402
 from machine_info import describe  # noqa: E402
-from measure import ab_arguments, describe_winnowdb, fresh_db, report, run, winnowdb_cli  # noqa: E402
+from measure import ab_arguments, describe_winnowdb, footer, fresh_db, report, run, winnowdb_cli  # noqa: E402
 from scale import IN_PROCESS  # noqa: E402
 
 COMMANDS = ("add", "pairs --top 10", "stats", "query DOC", "compare DOC SOURCE")
@@ -83,8 +83,7 @@ def main() -> None:
         (ow, oc, om, oo), (nw, nc, nm, no) = cells
         lines.append(f"| `{name}` | {ow:.2f} / {oc:.2f} / {om:,.0f} | {nw:.2f} / {nc:.2f} / {nm:,.0f} | "
                      f"{nw / ow:.2f} | {oo:.2f} / {no:.2f} |")
-    ended = dt.datetime.now(dt.timezone.utc)
-    lines += ["", f"Finished {ended:%H:%M} UTC; {describe().split('; ')[-1]}.", ""]
+    lines += footer()
     report(lines, args.out)
 
 

@@ -201,6 +201,16 @@ def ab_arguments(description: str, *, corpus: str, runs: int):
     return ap
 
 
+def footer() -> list[str]:
+    """The closing lines of a report: when it finished (UTC), and the machine's load then."""
+    import datetime as dt
+
+    from machine_info import describe
+
+    ended = dt.datetime.now(dt.timezone.utc)
+    return ["", f"Finished {ended:%H:%M} UTC; {describe().split('; ')[-1]}.", ""]
+
+
 def report(lines: list[str], out: Path | None) -> None:
     """Print a benchmark's markdown report, and write it to ``out`` when given."""
     text = "\n".join(lines)

@@ -29,7 +29,7 @@ sys.path.insert(0, str(HERE))
 
 from corpora import ensure_corpus, read_copies  # noqa: E402
 from machine_info import describe  # noqa: E402
-from measure import fresh_db, report  # noqa: E402
+from measure import footer, fresh_db, report  # noqa: E402
 
 
 def main() -> None:
@@ -84,8 +84,7 @@ def main() -> None:
     for i, docs, add_s, merge_s, runs, mb, q, found in rows:
         lines.append(f"| {i} | {docs:,} | {add_s:.1f} | {merge_s:.1f} | {runs} | {mb:,.0f} | {q * 1e3:.0f} | "
                      f"{'-' if found is None else 'yes' if found else 'NO'} |")
-    ended = dt.datetime.now(dt.timezone.utc)
-    lines += ["", f"Finished {ended:%H:%M} UTC; {describe().split('; ')[-1]}.", ""]
+    lines += footer()
     report(lines, args.out)
 
 

@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from machine_info import describe  # noqa: E402
-from measure import report  # noqa: E402
+from measure import footer, report  # noqa: E402
 
 LOOKUP = "SELECT f.hash, f.doc FROM fingerprints f JOIN q ON f.hash = q.hash"
 
@@ -93,8 +93,7 @@ def main() -> None:
              "|---|---|" + "---|" * len(docs)]
     for size, groups, _, cells in table:
         lines.append(f"| {size:,} | {groups:,} | " + " | ".join(f"{c:.1f}" for c in cells) + " |")
-    ended = dt.datetime.now(dt.timezone.utc)
-    lines += ["", f"Finished {ended:%H:%M} UTC; {describe().split('; ')[-1]}.", ""]
+    lines += footer()
     report(lines, args.out)
 
 
