@@ -289,7 +289,7 @@ def test_sql_may_start_with_a_comment_or_come_from_stdin(cli, cli_db):
 
     r = CliRunner().invoke(app, ["sql", "-", "--db", str(cli_db), "-f", "json"], input=q + "\n")
     assert json.loads(ok(r).stdout) == [{"n": 21}]
-    one_line_error(CliRunner().invoke(app, ["sql", "-", "--db", str(cli_db)], input="  \n"), "no SQL")
+    one_line_error(CliRunner().invoke(app, ["sql", "-", "--db", str(cli_db)], input="  \n"), "no SQL statement")
 
 
 def test_stats_json(cli, cli_db):

@@ -350,8 +350,6 @@ def sql(
         import sys
 
         query_text = sys.stdin.read()
-    if not query_text.strip():
-        fail("no SQL to run")
     with Guard():
         with open_index(db, create=False, read_only=not write) as idx:
             cols, rows = idx.sql(query_text)

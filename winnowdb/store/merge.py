@@ -34,8 +34,8 @@ from .dbfile import ROW_GROUP_ROWS
 from .schema import RUNS_KEY, read_meta, write_meta
 from .writes import memory_bytes
 
-__all__ = ["QUERY_HASHES", "MERGE_FACTOR", "MERGE_MEMORY_MB", "runs_of", "record_run", "merge_due", "merge",
-           "unrecorded", "rewrite_shared_hashes"]
+__all__ = ["QUERY_HASHES", "MERGE_FACTOR", "MERGE_MEMORY_MB", "runs_of", "recorded_runs", "record_run", "merge_due",
+           "merge", "unrecorded", "rewrite_shared_hashes"]
 
 #: how many hashes a typical query looks up (a 2.7 KB document has ~400 fingerprints)
 QUERY_HASHES = 400
