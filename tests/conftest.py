@@ -128,6 +128,26 @@ def one_line_error(result, *needles):
     return err
 
 
+def age_code_tokens(db: Path) -> None:
+    """Make ``db`` look like an index whose code an older tokenizer fingerprinted: no code tokenizer
+    version recorded, every code document's hashes scrambled (as a different token stream would
+    scramble them), the kept document frequencies following them."""
+    import duckdb
+
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("DELETE FROM settings WHERE key = 'code_tokens_version'")
+        con.execute("UPDATE fingerprints SET hash = xor(hash, 6148914691236517205) WHERE doc IN "
+                    "(SELECT doc FROM documents WHERE normalizer LIKE 'code:%')")
+        # The old tokenizer's index kept its document frequencies for its own hashes.
+        con.execute("DELETE FROM shared_hashes")
+        con.execute("INSERT INTO shared_hashes SELECT f.hash, COUNT(DISTINCT d.sub) FROM fingerprints f "
+                    "JOIN documents d USING (doc) WHERE d.kind = 'document' GROUP BY f.hash "
+                    "HAVING COUNT(DISTINCT d.sub) >= 2")
+    finally:
+        con.close()
+
+
 def _vocab(seed: int = 0, n: int = 3000) -> list[str]:
     rng = random.Random(seed)
     return ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9))) for _ in range(n)]

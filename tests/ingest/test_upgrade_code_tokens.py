@@ -15,7 +15,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import ok
+from conftest import age_code_tokens, ok
 
 import winnowdb
 from winnowdb.ingest import retokenize
@@ -23,22 +23,6 @@ from winnowdb.settings import CODE_TOKENS_VERSION as TOKENS_VERSION
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "code"
 ESSAY = Path(__file__).resolve().parents[2] / "sample_corpus" / "essays" / "tides.txt"
-
-
-def _age(db: Path) -> None:
-    """Make ``db`` look like an index whose code an older tokenizer fingerprinted."""
-    con = duckdb.connect(str(db))
-    try:
-        con.execute("DELETE FROM settings WHERE key = 'code_tokens_version'")
-        con.execute("UPDATE fingerprints SET hash = xor(hash, 6148914691236517205) WHERE doc IN "
-                    "(SELECT doc FROM documents WHERE normalizer LIKE 'code:%')")
-        # The old tokenizer's index kept its document frequencies for its own hashes.
-        con.execute("DELETE FROM shared_hashes")
-        con.execute("INSERT INTO shared_hashes SELECT f.hash, COUNT(DISTINCT d.sub) FROM fingerprints f "
-                    "JOIN documents d USING (doc) WHERE d.kind = 'document' GROUP BY f.hash "
-                    "HAVING COUNT(DISTINCT d.sub) >= 2")
-    finally:
-        con.close()
 
 
 def _rows(db: Path) -> dict[str, dict]:
@@ -76,7 +60,7 @@ def test_upgrade_refingerprints_old_code_so_new_copies_match_again(years, tmp_pa
     db = tmp_path / "index.duckdb"
     ok(cli("add", years / "old", "--label", "2025", "--db", db))
     fresh = _rows(db)  # what today's tokenizer stores
-    _age(db)
+    age_code_tokens(db)
     con = duckdb.connect(str(db))  # and one that did not record its fingerprint runs either
     con.execute("DELETE FROM meta WHERE key = 'fingerprint_runs'")
     con.close()
@@ -141,7 +125,7 @@ def test_boilerplate_code_keeps_every_kgram(years, tmp_path):
         idx.add([years / "old" / "maze.py"], boilerplate=True)
         idx.add([years / "old" / "inventory.py"])
     fresh = _rows(db)
-    _age(db)
+    age_code_tokens(db)
     with winnowdb.open(db) as idx:
         assert idx.stale_code_tokens()
         assert idx.upgrade_code_tokens() == 2
@@ -158,7 +142,7 @@ def test_an_interrupted_upgrade_keeps_what_it_did_and_finishes_when_run_again(ye
     with winnowdb.open(db) as idx:
         idx.add([years / "old"])
     fresh = _rows(db)
-    _age(db)
+    age_code_tokens(db)
     monkeypatch.setattr(retokenize, "BATCH_DOCS", 2)
     seen = []
 
@@ -251,7 +235,7 @@ def test_upgrade_never_wipes_code_whose_text_is_not_stored(years, tmp_path, cli)
     (years / "old").rename(tmp_path / "away")
     imported = tmp_path / "imported.duckdb"
     ok(cli("import", "--parquet", tmp_path / "ex", "--db", imported))
-    _age(imported)
+    age_code_tokens(imported)
     aged = _rows(imported)
     code = [p for p, r in aged.items() if r["row"]["normalizer"].startswith("code:")]
     assert code and all(r["text"] == [("",)] for r in aged.values())

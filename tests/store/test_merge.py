@@ -12,13 +12,15 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import ok
+from conftest import age_code_tokens, ok
 
 import winnowdb
 from winnowdb.store import merge
 from winnowdb.store.check import check_index
 from winnowdb.store.dbfile import ROW_GROUP_ROWS
 from winnowdb.store.schema import RUNS_KEY
+
+CODE = Path(__file__).resolve().parents[1] / "data" / "code"
 
 
 def _essays(root: Path, n: int, seed: int) -> Path:
@@ -197,3 +199,22 @@ def test_the_cli_says_an_interrupted_merge_lost_nothing(tmp_path, cli, monkeypat
     with winnowdb.open(db) as idx:
         assert len(merge.runs_of(idx.store)) == 4
     assert check_index(db).ok
+
+
+def test_upgrade_that_retokenizes_code_merges_once(tmp_path, cli, monkeypatch):
+    db = tmp_path / "index.duckdb"
+    with winnowdb.open(db) as idx:
+        idx.add([CODE], jobs=1)
+        for seed in (1, 2):
+            idx.add([_essays(tmp_path / f"y{seed}", 6, seed)], jobs=1)
+        s = idx.add([_essays(tmp_path / "y3", 6, 3)], jobs=1, on_merge=_stop_at(10))
+        assert s.merge_interrupted  # four runs, their merge due
+    age_code_tokens(db)  # its code made by an older tokenizer: upgrade fingerprints it again
+    merges = []
+    real = merge.merge
+    monkeypatch.setattr(merge, "merge", lambda store, on_bucket=None: merges.append(1) or real(store, on_bucket))
+    r = ok(cli("upgrade", "--db", db))
+    assert "fingerprinted again" in r.stdout
+    assert merges == [1]  # re-tokenizing stored a run, which made the merge due and did it
+    report = check_index(db)
+    assert _descents(db) == 0 and report.ok and not report.notes

@@ -92,7 +92,6 @@ def upgrade(db: Optional[str] = DbOption) -> None:
             stale = stale_code_documents(store)
             # decided first: re-tokenizing records its run, and with it a record of the runs
             relayout = merge.unrecorded(store.connection)
-            due = not relayout and merge.merge_due(merge.runs_of(store))
             if before is not None:
                 out.print(f"{path} upgraded from schema version {before} to {SCHEMA_VERSION}",
                           markup=False, soft_wrap=True)
@@ -125,6 +124,8 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                 out.print(f"{path}: {n} code document{'s' if n != 1 else ''} fingerprinted again with "
                           f"this winnowdb's code tokenizer ({old} -> {TOKENS_VERSION})",
                           markup=False, soft_wrap=True)
+            # decided after re-tokenizing, whose own run may have made a merge due and done it
+            due = not relayout and merge.merge_due(merge.runs_of(store))
             if relayout or due:  # rewrite an old layout, or finish a merge an add left due
                 steps = 2 if relayout else 1  # an old layout: shared_hashes too
                 label = "rewriting fingerprints" if relayout else "merging fingerprint runs"
