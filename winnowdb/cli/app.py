@@ -33,8 +33,7 @@ def _print_version(value: bool) -> None:
 @app.callback()
 def _options(version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_print_version,
                                           help="Print winnowdb's version and exit.")) -> None:
-    """Find copied text and code. Fingerprint files into a DuckDB index (winnowing), then ask
-    which documents copy from which, where exactly, and how much."""
+    """The options of ``winnowdb`` itself (the help text is the app's)."""
 
 
 class Format(str, Enum):
