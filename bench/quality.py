@@ -63,6 +63,7 @@ DOLOS_DRIVER = REPO / "bench" / "peers" / "dolos.sh"
 
 # winnowdb scores written per pair: name -> function of a pairs() row
 WINNOWDB_SCORES = {
+    "score": lambda r: r.get("score", max(r["containment_a"], r["containment_b"])),
     "containment_max": lambda r: max(r["containment_a"], r["containment_b"]),
     "resemblance": lambda r: r["resemblance"],
     "shared": lambda r: r["shared"],
@@ -443,7 +444,8 @@ def render(sections: list[dict], args, settings: dict, mach: dict, version: str,
         f"- winnowdb: version {version} from {location}, repo revision {git_revision()}",
         "- winnowdb settings: " + ", ".join(f"{k}={v}" for k, v in settings.items())
         + "; pairs(min_shared=1, top=0)",
-        "- scores: `winnowdb containment_max` = max(containment_a, containment_b), "
+        "- scores: `winnowdb score` = the pair score, the ranking (docs/score.md); "
+        "`winnowdb containment_max` = max(containment_a, containment_b) (the ranking before it), "
         "`winnowdb resemblance`, `winnowdb shared` = shared fingerprints; a pair absent from "
         "pairs() scores 0. Peers (with --peers): copydetect 0.5.0 (noise 25, guarantee 30, "
         "larger directional similarity; --no-filter for plain text) and Dolos 3.5.1 "

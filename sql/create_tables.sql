@@ -1,4 +1,4 @@
--- create_tables.sql: the tables of a winnowdb index (schema version 2).
+-- create_tables.sql: the tables of a winnowdb index (schema version 3).
 -- Run once when an index is created. Everything a report needs lives here, so an index keeps
 -- working after the original files moved or were deleted.
 --
@@ -26,6 +26,11 @@
 --   shared_hashes      every hash found in two or more submissions, with df: how many (the
 --                      document frequency pairs count; kept up to date by add and remove)
 --   boilerplate_hashes every hash of a document added with --boilerplate (once each)
+--   code_text_hashes   the second family of evidence of code documents: the distinct hashes of
+--                      their text read as prose in short k-grams (settings code_text_k and
+--                      code_text_w), identifiers, literals and comments kept, where the code
+--                      tokens keep only the structure; pairs.sql's score uses both (issue 21).
+--                      Written with the documents' texts; empty for text documents
 CREATE TABLE settings (
     key VARCHAR NOT NULL PRIMARY KEY,
     value VARCHAR NOT NULL
@@ -90,4 +95,8 @@ CREATE TABLE shared_hashes (
 );
 CREATE TABLE boilerplate_hashes (
     hash BIGINT NOT NULL
+);
+CREATE TABLE code_text_hashes (
+    hash BIGINT NOT NULL,
+    doc INTEGER NOT NULL
 );

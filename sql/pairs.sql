@@ -18,10 +18,25 @@
 -- carries $new_label).
 -- MATERIALIZED (a planning hint; dropped for Spark): compute these CTEs once, before the joins
 -- that use them (DuckDB 2.0.1 otherwise joined the names onto the self-join's output).
+-- The score (issue 21; docs/score.md): how likely the pair is a copy, in [0, 1], the ranking.
+-- Text: the larger containment. Code, when both sides have the text family (code_text_hashes:
+-- their text in short k-grams, identifiers, literals and comments kept): max(S^4, T), where S
+-- and T are the larger containments of the code tokens and of the text family, each hash
+-- weighted by its rarity, ln(N / df) over the N submissions (a hash every solution has counts
+-- little). The tokens find renamed and reformatted copies but run high on unrelated programs
+-- that share structure (S^4 deflates them); the text family finds what the tokens miss and is
+-- low on unrelated programs. The text family is capped like the tokens ($max_df), and lowered
+-- where its self-join would exceed 10 million rows; it rescores the pairs the tokens find and
+-- adds none. Chosen on the dev sets: bench/results/score_study.md.
 -- Columns: a, b (submission names; a < b), shared, fingerprints_a, fingerprints_b,
--- containment_a (shared / fingerprints_a), containment_b, resemblance (shared / union).
+-- containment_a (shared / fingerprints_a), containment_b, resemblance (shared / union),
+-- text_containment (the text family's larger containment, unweighted; NULL when a side has no
+-- text family), score.
 WITH cap AS (
     SELECT COALESCE($max_df, (SELECT max_df FROM default_max_df)) AS max_df
+),
+total AS (  -- N, the submissions, for the rarity weights ln(N / df)
+    SELECT COUNT(DISTINCT sub) AS n FROM documents WHERE kind = 'document'
 ),
 subs AS MATERIALIZED (  -- one row per submission; new (archive mode) when any of its files is labelled $new_label
     SELECT sub, MIN(submission) AS submission, COALESCE(BOOL_OR(label = $new_label), FALSE) AS is_new,
@@ -45,48 +60,119 @@ marked AS MATERIALIZED (  -- distinct (hash, submission) rows whose hash is shar
     LEFT JOIN boilerplate_hashes b ON b.hash = f.hash
     WHERE d.kind = 'document' AND (s.hash IS NOT NULL OR b.hash IS NOT NULL)
 ),
-excluded AS (
-    SELECT m.sub, COUNT(*) AS n
+excluded AS (  -- per submission: its excluded hashes, and the sum of ln(df) of its usable shared ones
+    SELECT m.sub, COUNT(*) FILTER (WHERE m.boilerplate OR m.df > cap.max_df) AS n,
+           SUM(LN(m.df)) FILTER (WHERE NOT m.boilerplate AND m.df <= cap.max_df) AS ln_df
     FROM marked m
     CROSS JOIN cap
-    WHERE m.boilerplate OR m.df > cap.max_df
     GROUP BY m.sub
 ),
-subinfo AS MATERIALIZED (  -- one row per submission: its name, whether new, its size after the exclusions
-    SELECT s.sub, s.submission, s.is_new, COALESCE(v.hashes, s.hashes) - COALESCE(e.n, 0) AS n
+subinfo AS MATERIALIZED (  -- one row per submission: its name, whether new, its size after the exclusions,
+    -- and its weight: the sum of ln(N / df) over its usable hashes (those in it alone weigh ln N)
+    SELECT s.sub, s.submission, s.is_new, COALESCE(v.hashes, s.hashes) - COALESCE(e.n, 0) AS n,
+           (COALESCE(v.hashes, s.hashes) - COALESCE(e.n, 0)) * LN(t.n) - COALESCE(e.ln_df, 0) AS weight
     FROM subs s
+    CROSS JOIN total t
     LEFT JOIN several v ON v.sub = s.sub
     LEFT JOIN excluded e ON e.sub = s.sub
 ),
 joinable AS MATERIALIZED (
-    SELECT m.hash, m.sub, i.is_new
+    SELECT m.hash, m.sub, i.is_new, LN(t.n) - LN(m.df) AS weight
     FROM marked m
     JOIN subinfo i ON i.sub = m.sub
     CROSS JOIN cap
+    CROSS JOIN total t
     WHERE NOT m.boilerplate AND m.df >= 2 AND m.df <= cap.max_df
 ),
-counted AS (
-    SELECT x.sub AS sa, y.sub AS sb, COUNT(*) AS shared
+counted AS MATERIALIZED (  -- the pairs the tokens find (read twice: their text family is counted for them alone)
+    SELECT x.sub AS sa, y.sub AS sb, COUNT(*) AS shared, SUM(x.weight) AS shared_weight
     FROM joinable x
     JOIN joinable y ON x.hash = y.hash AND x.sub < y.sub
     WHERE $new_label IS NULL OR x.is_new OR y.is_new
     GROUP BY x.sub, y.sub
     HAVING COUNT(*) >= $min_shared
 ),
-named AS (
-    SELECT CASE WHEN ia.submission < ib.submission THEN ia.submission ELSE ib.submission END AS a,
-           CASE WHEN ia.submission < ib.submission THEN ib.submission ELSE ia.submission END AS b,
-           c.shared,
-           CASE WHEN ia.submission < ib.submission THEN ia.n ELSE ib.n END AS fingerprints_a,
-           CASE WHEN ia.submission < ib.submission THEN ib.n ELSE ia.n END AS fingerprints_b
+text_marked AS MATERIALIZED (  -- the text family: distinct (hash, submission) of code documents
+    SELECT DISTINCT t.hash, d.sub
+    FROM code_text_hashes t
+    JOIN documents d ON d.doc = t.doc
+    WHERE d.kind = 'document'
+),
+text_df AS MATERIALIZED (  -- each text hash's df; a hash of a boilerplate document never counts
+    SELECT m.hash, COUNT(*) AS df
+    FROM text_marked m
+    WHERE NOT EXISTS (SELECT 1 FROM code_text_hashes t JOIN documents d ON d.doc = t.doc
+                      WHERE d.kind = 'boilerplate' AND t.hash = m.hash)
+    GROUP BY m.hash
+),
+text_cost AS (  -- the text family's self-join rows up to each df (as default_max_df counts them)
+    SELECT df, SUM(CAST(hashes AS DOUBLE) * df * (df - 1) / 2)
+               OVER (ORDER BY df ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS join_rows
+    FROM (SELECT df, COUNT(*) AS hashes FROM text_df WHERE df >= 2 GROUP BY df) h
+),
+text_cap AS (  -- $max_df, lowered (not below 10) where the self-join would exceed 10 million rows
+    SELECT CASE WHEN (SELECT COUNT(*) FROM text_cost WHERE join_rows > 10000000) = 0 THEN cap.max_df
+                ELSE LEAST(cap.max_df, GREATEST(10, COALESCE((SELECT MAX(df) FROM text_cost
+                                                               WHERE join_rows <= 10000000), 10)))
+           END AS max_df
+    FROM cap
+),
+text_usable AS MATERIALIZED (  -- the text family's usable (hash, submission) rows, with their weight
+    SELECT m.hash, m.sub, f.df, LN(t.n) - LN(f.df) AS weight
+    FROM text_marked m
+    JOIN text_df f ON f.hash = m.hash
+    CROSS JOIN text_cap c
+    CROSS JOIN total t
+    WHERE f.df <= c.max_df
+),
+text_sizes AS MATERIALIZED (
+    SELECT sub, COUNT(*) AS n, SUM(weight) AS weight FROM text_usable GROUP BY sub
+),
+text_joinable AS MATERIALIZED (
+    SELECT hash, sub, weight FROM text_usable WHERE df >= 2
+),
+text_counted AS (  -- the text family's shared hashes of the pairs the tokens find
+    SELECT x.sub AS sa, y.sub AS sb, COUNT(*) AS shared, SUM(x.weight) AS shared_weight
+    FROM text_joinable x
+    JOIN text_joinable y ON x.hash = y.hash AND x.sub < y.sub
+    WHERE EXISTS (SELECT 1 FROM counted c WHERE c.sa = x.sub AND c.sb = y.sub)
+    GROUP BY x.sub, y.sub
+),
+scored AS (
+    SELECT c.sa, c.sb, c.shared, ia.n AS na, ib.n AS nb,
+           GREATEST(CAST(c.shared AS DOUBLE) / ia.n, CAST(c.shared AS DOUBLE) / ib.n) AS cmax,
+           CASE WHEN ta.n > 0 AND tb.n > 0
+                THEN GREATEST(CAST(COALESCE(tc.shared, 0) AS DOUBLE) / ta.n,
+                              CAST(COALESCE(tc.shared, 0) AS DOUBLE) / tb.n) END AS text_containment,
+           CASE WHEN ta.weight > 0 AND tb.weight > 0 AND ia.weight > 0 AND ib.weight > 0
+                THEN GREATEST(POWER(LEAST(1.0, GREATEST(c.shared_weight / ia.weight, c.shared_weight / ib.weight)), 4),
+                              LEAST(1.0, GREATEST(COALESCE(tc.shared_weight, 0) / ta.weight,
+                                                  COALESCE(tc.shared_weight, 0) / tb.weight)))
+           END AS code_score
     FROM counted c
     JOIN subinfo ia ON ia.sub = c.sa
     JOIN subinfo ib ON ib.sub = c.sb
+    LEFT JOIN text_sizes ta ON ta.sub = c.sa
+    LEFT JOIN text_sizes tb ON tb.sub = c.sb
+    LEFT JOIN text_counted tc ON tc.sa = c.sa AND tc.sb = c.sb
+),
+named AS (
+    SELECT CASE WHEN ia.submission < ib.submission THEN ia.submission ELSE ib.submission END AS a,
+           CASE WHEN ia.submission < ib.submission THEN ib.submission ELSE ia.submission END AS b,
+           s.shared,
+           CASE WHEN ia.submission < ib.submission THEN s.na ELSE s.nb END AS fingerprints_a,
+           CASE WHEN ia.submission < ib.submission THEN s.nb ELSE s.na END AS fingerprints_b,
+           s.cmax, s.text_containment,
+           -- rounded: sums of weights differ in their last bits with the order threads add them in
+           COALESCE(ROUND(s.code_score, 9), s.cmax) AS score
+    FROM scored s
+    JOIN subinfo ia ON ia.sub = s.sa
+    JOIN subinfo ib ON ib.sub = s.sb
 )
 SELECT a, b, shared, fingerprints_a, fingerprints_b,
        CAST(shared AS DOUBLE) / fingerprints_a AS containment_a,
        CAST(shared AS DOUBLE) / fingerprints_b AS containment_b,
-       CAST(shared AS DOUBLE) / (fingerprints_a + fingerprints_b - shared) AS resemblance
+       CAST(shared AS DOUBLE) / (fingerprints_a + fingerprints_b - shared) AS resemblance,
+       text_containment, score
 FROM named
-ORDER BY GREATEST(CAST(shared AS DOUBLE) / fingerprints_a, CAST(shared AS DOUBLE) / fingerprints_b) DESC,
-         shared DESC, a, b
+ORDER BY score DESC, cmax DESC, shared DESC, a, b

@@ -71,14 +71,19 @@ def test_readme_set_up_indexes_the_sample_corpus(readme_index):
 
 def test_readme_sql_examples_run_in_plain_duckdb(readme_index):
     statements = split_statements(block(README, "sql", INDEX_SECTION).text)
-    assert len(statements) == 3, statements
+    assert len(statements) == 4, statements
     con = duckdb.connect(str(readme_index), read_only=True)  # what `duckdb winnowdb.duckdb` opens
     try:
         results = [con.execute(s).fetchall() for s in statements]
         documents = con.execute("SELECT COUNT(*) FROM documents").fetchall()[0][0]
     finally:
         con.close()
-    pairs, passages, per_normalizer = results
+    scored, pairs, passages, per_normalizer = results
+    # the 10 likeliest copies, best score first, with the evidence: code pairs carry the text
+    # family's containment, text pairs none
+    assert 0 < len(scored) <= 10 and [p[2] for p in scored] == sorted((p[2] for p in scored), reverse=True)
+    assert scored[0][2] == 1.0 and all(0 <= p[2] <= 1 for p in scored)
+    assert all((p[4] is None) == p[0].endswith(".txt") for p in scored)
     # the 10 most contained pairs, most contained first; the byte-identical copy contains 100%
     assert 0 < len(pairs) <= 10
     assert [p[3] for p in pairs] == sorted((p[3] for p in pairs), reverse=True)

@@ -121,6 +121,14 @@ class Index:
 
         return stale_code_documents(self.store) > 0
 
+    def code_text_missing(self) -> bool:
+        """Whether the index holds code documents but no text family for them (made before the
+        pair score had it): their pairs are scored by their code tokens alone until ``winnowdb
+        upgrade`` computes it (``ingest.code_text.fill_code_text``)."""
+        from .ingest.code_text import needs_code_text
+
+        return needs_code_text(self.store) and int(self.store.value("code_documents_count")) > 0
+
     def upgrade_code_tokens(self) -> int:
         """Fingerprint code from an older tokenizer again, from the stored texts (``winnowdb
         upgrade``); returns how many documents were redone (0 when none were stale).
@@ -146,10 +154,11 @@ class Index:
     # ----------------------------------------------------------------- reading
     def pairs(self, *, min_shared: int = 1, top: int = 50, max_df: int | None = None,
               new_label: str | None = None) -> list[dict]:
-        """All-vs-all pairs of submissions sharing fingerprints, most copied first.
+        """All-vs-all pairs of submissions sharing fingerprints, most likely copies first.
 
         Each pair: a, b, shared, fingerprints_a, fingerprints_b, containment_a, containment_b,
-        resemblance. ``top=0`` returns every pair.
+        resemblance, text_containment (code: the larger containment of the text family; else
+        None) and score (in [0, 1], the ranking: docs/score.md). ``top=0`` returns every pair.
         """
         from .analysis.pairs import pairs
 

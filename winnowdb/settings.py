@@ -18,7 +18,8 @@ from .errors import WinnowError
 
 __all__ = ["IndexSettings", "NORMALIZERS", "TEXT_NORMALIZERS", "TEXT_UNITS", "SELECTIONS", "DEFAULTS",
            "LETTERS_DEFAULTS", "FIXED_SETTINGS", "REQUIRED_SETTINGS", "POSITIVE_SETTINGS", "SALTS",
-           "HASH_VERSION", "SIMHASH_VERSION", "CODE_TOKENS_VERSION", "text_normalizer", "family_of"]
+           "HASH_VERSION", "SIMHASH_VERSION", "CODE_TOKENS_VERSION", "CODE_TEXT_DEFAULTS", "text_normalizer",
+           "family_of"]
 
 #: normalizer settings an index can be created with: ``auto`` (code files by extension are
 #: tokenized, everything else is read by the index's text normalizer), ``code`` (every file is
@@ -50,13 +51,22 @@ DEFAULTS = {"k": 22, "w": 12, "code_k": 12, "code_w": 8, "normalizer": "auto", "
 #: k and w defaults of an index whose text is read by the ``text`` normalizer (letters and
 #: digits only) or the ``words`` normalizer (k and w count words)
 LETTERS_DEFAULTS = {"k": 16, "w": 12}
+#: the code documents' second family of evidence (issue 21): their text read as prose, in short
+#: k-grams (k 8, w 12 units: every shared run of 19 units, three or four words or a short line
+#: of code, is found), identifiers, literals and comments kept, stored as each document's
+#: distinct hashes in code_text_hashes. A new index records these two settings; an index
+#: without them has no such hashes yet (``winnowdb upgrade`` computes them from the stored
+#: texts). Chosen on the dev sets (bench/results/score_study.md): with the code tokens,
+#: max(tokens^3, text) ranks irplag best; k 6 / w 6 ranks it slightly better but stores twice
+#: the rows.
+CODE_TEXT_DEFAULTS = {"code_text_k": 8, "code_text_w": 12}
 #: settings that define how fingerprints are computed; a mismatch with a stored one is an error
 FIXED_SETTINGS = ("k", "w", "code_k", "code_w", "normalizer", "text_normalizer", "hash_version", "selection",
                   "mod_m")
 #: settings every index has
 REQUIRED_SETTINGS = ("schema_version", "hash_version", "k", "w", "normalizer")
 #: settings that must be positive whole numbers
-POSITIVE_SETTINGS = ("k", "w", "code_k", "code_w", "mod_m")
+POSITIVE_SETTINGS = ("k", "w", "code_k", "code_w", "mod_m", "code_text_k", "code_text_w")
 
 #: the salt of each family's k-gram hashes (keeps a code k-gram and a text k-gram of the same unit
 #: ids apart); public so that benchmarks can measure how much a figure depends on the hash
@@ -149,6 +159,13 @@ class IndexSettings(Mapping[str, str]):
             return self.integer("code_k", self.integer("k")), self.integer("code_w", self.integer("w"))
         return self.integer("k"), self.integer("w")
 
+    def code_text_kw(self) -> tuple[int, int] | None:
+        """(k, w) of the code documents' text family (``CODE_TEXT_DEFAULTS``), or None when the
+        index has none (made before it existed, and not upgraded since)."""
+        if "code_text_k" not in self._values or "code_text_w" not in self._values:
+            return None
+        return self.integer("code_text_k"), self.integer("code_text_w")
+
     def guarantee(self, family: str) -> int:
         """t = w + k - 1: every shared run of this many units is found (winnowing)."""
         k, w = self.kw(family)
@@ -230,7 +247,7 @@ class IndexSettings(Mapping[str, str]):
                  "selection": selection, "mod_m": mod_m}
         out = {key: str(val if val is not None else defaults[key]) for key, val in given.items()}
         out.update(text_normalizer=reads_text, hash_version=HASH_VERSION, simhash_version=SIMHASH_VERSION,
-                   code_tokens_version=CODE_TOKENS_VERSION)
+                   code_tokens_version=CODE_TOKENS_VERSION, **{k: str(v) for k, v in CODE_TEXT_DEFAULTS.items()})
         return out
 
     @staticmethod

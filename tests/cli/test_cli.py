@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from winnowdb.cli import app
 
 QUERY_FIELDS = ["path", "shared", "containment", "contained", "resemblance"]
-PAIR_FIELDS = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]
+PAIR_FIELDS = ["a", "b", "score", "shared", "containment_a", "containment_b", "resemblance"]
 
 
 def summary(result) -> str:
@@ -83,7 +83,7 @@ def test_pairs_csv_parses(cli, cli_db, corpus):
 
 def test_pairs_table(cli, cli_db):
     r = ok(cli("pairs", "--db", cli_db))
-    assert "comets" in r.stdout and "resemblance" in r.stdout
+    assert "comets" in r.stdout and "score" in r.stdout
 
 
 def test_tables_show_paths_below_their_common_folder(cli, cli_db, corpus, tmp_path, monkeypatch):

@@ -25,7 +25,7 @@ from conftest import ok, random_words, sigint_default
 
 from winnowdb.store.dbfile import connect_index, disconnect_index
 
-PAIR_FIELDS = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]
+PAIR_FIELDS = ["a", "b", "score", "shared", "containment_a", "containment_b", "resemblance"]
 NEAR_FIELDS = ["a", "b", "distance", "simhash_a", "simhash_b"]
 WINNOWDB = [sys.executable, "-m", "winnowdb"]
 

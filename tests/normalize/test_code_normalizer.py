@@ -630,7 +630,7 @@ def test_pairs_csv_and_json_agree_row_for_row(tmp_path, cli):
     assert rj.exit_code == 0 and rc.exit_code == 0, (rj.output, rc.output)
     as_json = json.loads(rj.stdout)
     as_csv = list(csv.reader(io.StringIO(rc.stdout)))
-    fields = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]
+    fields = ["a", "b", "score", "shared", "containment_a", "containment_b", "resemblance"]
     assert as_csv[0] == fields
     body = as_csv[1:]
     assert len(as_json) >= 4 and len(body) == len(as_json)
@@ -638,8 +638,8 @@ def test_pairs_csv_and_json_agree_row_for_row(tmp_path, cli):
     for c_row, j in zip(body, as_json):
         assert list(j) == fields
         assert c_row[0] == j["a"] and c_row[1] == j["b"]
-        assert int(c_row[2]) == j["shared"]
-        for i, f in enumerate(fields[3:], start=3):
+        assert int(c_row[3]) == j["shared"]
+        for i, f in enumerate(fields[2:], start=2):
             assert float(c_row[i]) == float(j[f]), (f, c_row, j)
         names.update(Path(p).name for p in (j["a"], j["b"]))
     assert 'essay, "copy".txt' in names and "inv,entory.py" in names and 'renamed "inventory".py' in names

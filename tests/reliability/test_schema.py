@@ -4,8 +4,9 @@ before schema 2, 0bc5588) are refused read-only with the way out, upgraded in on
 ``winnowdb upgrade`` (``sql/migrate_1_to_2.sql``), and then work exactly like an index made today.
 
 The migration mechanism itself (``schema.MIGRATIONS``: applied once, atomically, recorded,
-refused read-only, a missing step refused) is checked with a *test* migration from schema 2 to a
-pretend schema 3.
+refused read-only, a missing step refused) is checked with a *test* migration from schema 3 to a
+pretend schema 4. The real 2 -> 3 step (the code's text family, issue 21) is checked on an index
+made today and aged back to schema 2.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 
 import winnowdb
 from winnowdb.errors import WinnowError
-from winnowdb.settings import CODE_TOKENS_VERSION
+from winnowdb.settings import CODE_TEXT_DEFAULTS, CODE_TOKENS_VERSION
 from winnowdb.store import schema as store_mod
 from winnowdb.store.database import Store
 
@@ -28,6 +29,8 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 REPO = Path(__file__).resolve().parents[2]
 #: what schema 1 kept in settings and schema 2 keeps in meta (or drops: the cache is recomputed)
 BOOKKEEPING = {"views_digest", "max_removed_doc", "default_max_df_cache"}
+#: the settings of the code's text family, which `upgrade` (and `import`) add to an older index
+CODE_TEXT = {k: str(v) for k, v in CODE_TEXT_DEFAULTS.items()}
 
 
 @pytest.fixture()
@@ -39,7 +42,7 @@ def index(tmp_path):
 
 def test_the_index_records_its_schema_version(index):
     settings = dict(raw_sql(index, "SELECT key, value FROM settings"))
-    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "2"
+    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "3"
     assert settings["hash_version"] and settings["created_by"].startswith("winnowdb ")
     assert not BOOKKEEPING & set(settings)  # the user-facing settings hold settings only
     meta = dict(raw_sql(index, "SELECT key, value FROM meta"))
@@ -47,7 +50,7 @@ def test_the_index_records_its_schema_version(index):
 
 
 def test_a_newer_schema_is_refused_with_a_clear_message(index):
-    raw_sql(index, "UPDATE settings SET value = '3' WHERE key = 'schema_version'")
+    raw_sql(index, "UPDATE settings SET value = '4' WHERE key = 'schema_version'")
     before = index.read_bytes()
     essay = REPO / "sample_corpus" / "essays" / "tides.txt"
     for args in (["add", essay], ["stats"], ["pairs"], ["query", essay], ["sql", "SELECT 1"], ["remove", essay],
@@ -55,10 +58,10 @@ def test_a_newer_schema_is_refused_with_a_clear_message(index):
         r = run([*args, "--db", index])
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         msg = one_line_error(r.stderr)
-        assert "was made by a newer winnowdb (schema 3; this version reads up to 2): upgrade winnowdb" in msg
+        assert "was made by a newer winnowdb (schema 4; this version reads up to 3): upgrade winnowdb" in msg
     assert index.read_bytes() == before
     r = run(["check", "--db", index])
-    assert r.returncode == 1 and "schema version 3 is newer than this winnowdb reads" in r.stderr
+    assert r.returncode == 1 and "schema version 4 is newer than this winnowdb reads" in r.stderr
 
 
 def test_an_unknown_or_missing_version_is_refused(index, tmp_path):
@@ -117,9 +120,9 @@ def test_an_old_index_is_refused_read_only_with_the_way_out(first_release, schem
             r = run([*args, "--db", db])
             assert r.returncode == 2, (args, r.stdout, r.stderr)
             msg = one_line_error(r.stderr)
-            assert "has schema version 1; this winnowdb uses schema 2: run `winnowdb upgrade" in msg, msg
+            assert "has schema version 1; this winnowdb uses schema 3: run `winnowdb upgrade" in msg, msg
         r = run(["check", "--db", db])
-        assert r.returncode == 1 and "schema version 1 is older than this winnowdb's (2)" in r.stderr, r.stderr
+        assert r.returncode == 1 and "schema version 1 is older than this winnowdb's (3)" in r.stderr, r.stderr
         assert db.read_bytes() == before
         with pytest.raises(WinnowError, match="run `winnowdb upgrade"):
             winnowdb.open(db, read_only=True, create=False)
@@ -133,13 +136,13 @@ def test_upgrading_an_old_index_keeps_everything_and_it_then_works_like_a_new_on
                            "simhash FROM documents ORDER BY doc")
     old_rows = _fingerprint_rows(db)
     r = run(["upgrade", "--db", db])
-    assert r.returncode == 0 and "upgraded from schema version 1 to 2" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and "upgraded from schema version 1 to 3" in r.stdout, r.stdout + r.stderr
     # every setting kept, bookkeeping moved out of them; documents and fingerprints unchanged
     settings = dict(raw_sql(db, "SELECT key, value FROM settings"))
     # (upgrade also fingerprints code again when the tokenizer changed since: its version moves on)
     tokens = {"code_tokens_version": CODE_TOKENS_VERSION} if "code_tokens_version" in old_settings else {}
     kept = {k: v for k, v in old_settings.items() if k not in BOOKKEEPING}
-    assert settings == kept | {"schema_version": "2"} | tokens
+    assert settings == kept | {"schema_version": "3"} | tokens | CODE_TEXT
     meta = dict(raw_sql(db, "SELECT key, value FROM meta"))
     if "max_removed_doc" in old_settings:
         assert meta["max_removed_doc"] == old_settings["max_removed_doc"]
@@ -175,7 +178,7 @@ def test_upgrading_an_old_index_keeps_everything_and_it_then_works_like_a_new_on
     new_id = raw_sql(db, "SELECT doc FROM documents WHERE path LIKE '%probe.txt'")[0][0]
     assert new_id > max(d[0] for d in old_docs) and new_id > int(old_settings.get("max_removed_doc", 0))
     assert run(["check", "--db", db]).returncode == 0
-    assert dict(raw_sql(db, "SELECT key, value FROM settings"))["schema_version"] == "2"
+    assert dict(raw_sql(db, "SELECT key, value FROM settings"))["schema_version"] == "3"
 
 
 def test_a_failing_upgrade_changes_nothing(schema1_last, monkeypatch):
@@ -198,62 +201,62 @@ def test_a_failing_upgrade_changes_nothing(schema1_last, monkeypatch):
 
 # ---------------------------------------------------------------- the migration mechanism
 @pytest.fixture()
-def pretend_schema_3(monkeypatch):
-    """A test-only schema 3: schema 2 plus a ``notes`` table (not a real winnowdb change)."""
+def pretend_schema_4(monkeypatch):
+    """A test-only schema 4: schema 3 plus a ``notes`` table (not a real winnowdb change)."""
     calls = []
 
-    def to_3(con):
+    def to_4(con):
         calls.append(1)
         con.execute("CREATE TABLE notes (doc INTEGER, note VARCHAR)")
 
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 3)
-    monkeypatch.setitem(store_mod.MIGRATIONS, 2, to_3)
+    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 4)
+    monkeypatch.setitem(store_mod.MIGRATIONS, 3, to_4)
     return calls
 
 
-def test_migration_upgrades_once_and_records_it(index, pretend_schema_3):
+def test_migration_upgrades_once_and_records_it(index, pretend_schema_4):
     with Store.open(index) as s:
-        assert s.upgraded_from == 2
-        assert s.settings["schema_version"] == "3"
+        assert s.upgraded_from == 3
+        assert s.settings["schema_version"] == "4"
         assert s.connection.execute("SELECT COUNT(*) FROM notes").fetchall() == [(0,)]
     with Store.open(index) as s:  # already upgraded: nothing runs again
         assert s.upgraded_from is None
-    assert pretend_schema_3 == [1]
+    assert pretend_schema_4 == [1]
+    assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "4"
+
+
+def test_read_only_open_of_an_older_schema_says_how_to_upgrade(index, pretend_schema_4):
+    with pytest.raises(WinnowError) as err:
+        winnowdb.open(index, read_only=True, create=False)
+    assert "has schema version 3; this winnowdb uses schema 4: run `winnowdb upgrade" in str(err.value)
+    assert pretend_schema_4 == []
     assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "3"
 
 
-def test_read_only_open_of_an_older_schema_says_how_to_upgrade(index, pretend_schema_3):
-    with pytest.raises(WinnowError) as err:
-        winnowdb.open(index, read_only=True, create=False)
-    assert "has schema version 2; this winnowdb uses schema 3: run `winnowdb upgrade" in str(err.value)
-    assert pretend_schema_3 == []
-    assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "2"
-
-
 def test_a_missing_migration_step_is_refused(index, monkeypatch):
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 4)
-    monkeypatch.setitem(store_mod.MIGRATIONS, 3, lambda con: None)  # 2 -> 3 is missing
-    monkeypatch.delitem(store_mod.MIGRATIONS, 2, raising=False)
-    with pytest.raises(WinnowError, match="has schema version 2, which this winnowdb cannot upgrade"):
+    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 5)
+    monkeypatch.setitem(store_mod.MIGRATIONS, 4, lambda con: None)  # 3 -> 4 is missing
+    monkeypatch.delitem(store_mod.MIGRATIONS, 3, raising=False)
+    with pytest.raises(WinnowError, match="has schema version 3, which this winnowdb cannot upgrade"):
         Store.open(index)
 
 
 def test_upgrade_command(index, tmp_path):
     r = run(["upgrade", "--db", index])
-    assert r.returncode == 0 and ("already has the current schema (version 2) and no code from an older "
+    assert r.returncode == 0 and ("already has the current schema (version 3) and no code from an older "
                                   "tokenizer; nothing to do") in r.stdout
-    # the command with the pretend schema 3 (in a child process, as a user would run it)
-    code = ("import sys\nfrom winnowdb.store import schema as store\nstore.SCHEMA_VERSION = 3\n"
-            "store.MIGRATIONS[2] = lambda con: con.execute('CREATE TABLE notes (x INTEGER)')\n"
+    # the command with the pretend schema 4 (in a child process, as a user would run it)
+    code = ("import sys\nfrom winnowdb.store import schema as store\nstore.SCHEMA_VERSION = 4\n"
+            "store.MIGRATIONS[3] = lambda con: con.execute('CREATE TABLE notes (x INTEGER)')\n"
             "from winnowdb.cli import main\nsys.argv = ['winnowdb'] + sys.argv[1:]\nmain()\n")
     cmd = [sys.executable, "-c", code]
     r = run(["stats", "--db", index], cmd=cmd)  # read-only: refuses, says how
     assert r.returncode == 2 and "run `winnowdb upgrade" in one_line_error(r.stderr)
     r = run(["upgrade", "--db", index], cmd=cmd)
-    assert r.returncode == 0 and "upgraded from schema version 2 to 3" in r.stdout, r.stderr
+    assert r.returncode == 0 and "upgraded from schema version 3 to 4" in r.stdout, r.stderr
     assert run(["stats", "--db", index], cmd=cmd).returncode == 0
-    r = run(["stats", "--db", index], cmd=WINNOWDB)  # and this (schema 2) winnowdb now refuses it
-    assert r.returncode == 2 and "newer winnowdb (schema 3" in one_line_error(r.stderr)
+    r = run(["stats", "--db", index], cmd=WINNOWDB)  # and this (schema 3) winnowdb now refuses it
+    assert r.returncode == 2 and "newer winnowdb (schema 4" in one_line_error(r.stderr)
 
 
 def _export_as_schema_1_did(db: Path, out: Path) -> None:
@@ -298,7 +301,8 @@ def test_an_export_of_schema_1_imports_as_a_current_index(schema1_last, tmp_path
     r = run(["check", "--db", imported])
     assert r.returncode == 0, r.stdout + r.stderr
     settings = dict(raw_sql(imported, "SELECT key, value FROM settings"))
-    assert settings == {k: v for k, v in old_settings.items() if k not in BOOKKEEPING} | {"schema_version": "2"}
+    assert settings == {k: v for k, v in old_settings.items() if k not in BOOKKEEPING} | {"schema_version": "3"} \
+        | CODE_TEXT
     assert dict(raw_sql(imported, "SELECT key, value FROM meta"))["max_removed_doc"] == \
         old_settings["max_removed_doc"]
     assert _fingerprint_rows(imported) == _fingerprint_rows(schema1_last)
@@ -307,3 +311,47 @@ def test_an_export_of_schema_1_imports_as_a_current_index(schema1_last, tmp_path
     assert _pairs_by_name(imported) == _pairs_by_name(schema1_last)
     assert raw_sql(imported, "SELECT path, sub, hashes FROM documents ORDER BY doc") == \
         raw_sql(schema1_last, "SELECT path, sub, hashes FROM documents ORDER BY doc")
+
+
+# ---------------------------------------------------------------- schema 2 -> 3: the code's text family
+def _age_to_schema_2(db: Path) -> None:
+    """Make ``db`` what schema 2 stored: no code_text_hashes table, no text family settings."""
+    raw_sql(db, "DROP TABLE code_text_hashes")
+    raw_sql(db, "DELETE FROM settings WHERE key IN ('code_text_k', 'code_text_w')")
+    raw_sql(db, "UPDATE settings SET value = '2' WHERE key = 'schema_version'")
+
+
+def _scores(db: Path) -> set[tuple]:
+    r = run(["pairs", "--db", db, "--top", "0", "-f", "csv"])
+    assert r.returncode == 0, r.stderr
+    return {tuple(line.split(",")[:3]) for line in r.stdout.splitlines()[1:]}
+
+
+def test_a_schema_2_index_gets_the_code_text_family_from_upgrade(tmp_path):
+    db = tmp_path / "old.duckdb"
+    code = REPO / "sample_corpus" / "code"
+    assert run(["add", code, REPO / "sample_corpus" / "essays", "--db", db]).returncode == 0
+    want_rows = raw_sql(db, "SELECT d.path, t.hash FROM code_text_hashes t JOIN documents d USING (doc) ORDER BY ALL")
+    want_scores = _scores(db)
+    assert want_rows
+    _age_to_schema_2(db)
+    r = run(["pairs", "--db", db])  # read-only: refused with the way out
+    assert r.returncode == 2 and "has schema version 2; this winnowdb uses schema 3" in one_line_error(r.stderr)
+    # a write migrates it (the empty table), and says what the code lacks until upgrade adds it
+    extra = tmp_path / "extra.py"
+    extra.write_text((code / "stack.py").read_text() + "\nprint('extra')\n")
+    r = run(["add", extra, "--db", db])
+    assert r.returncode == 0 and "its pairs are scored by their code tokens alone" in r.stderr, r.stderr
+    assert raw_sql(db, "SELECT COUNT(*) FROM code_text_hashes") == [(0,)]  # no half family: none at all
+    r = run(["check", "--db", db])
+    assert r.returncode == 0 and "no text family" in r.stdout + r.stderr, r.stdout + r.stderr
+    assert run(["remove", extra, "--db", db]).returncode == 0
+    r = run(["upgrade", "--db", db])
+    assert r.returncode == 0 and "fingerprinted as a second family of evidence" in r.stdout, r.stdout + r.stderr
+    got = raw_sql(db, "SELECT d.path, t.hash FROM code_text_hashes t JOIN documents d USING (doc) ORDER BY ALL")
+    assert got == want_rows
+    assert _scores(db) == want_scores
+    r = run(["check", "--db", db])
+    assert r.returncode == 0 and "no text family" not in r.stdout + r.stderr
+    r = run(["upgrade", "--db", db])
+    assert "nothing to do" in r.stdout

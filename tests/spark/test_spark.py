@@ -357,6 +357,7 @@ PARITY = [
     ("boilerplate_hashes_counted", {}),
     ("meta_counted", {}),
     ("documents_pending_none", {}),
+    ("code_text_hashes_none", {}),
 ]
 
 #: files whose DuckDB/Spark parity another test module checks (same rows from the same SQL text

@@ -1,9 +1,9 @@
 """``pairs``: all-vs-all copying, MOSS-style: every pair of submissions sharing fingerprints.
 
 ``sql/pairs.sql`` counts Broder's <ID, ID, count> after the exclusions (boilerplate, hashes in
-more than ``max_df`` submissions) and ranks the pairs; archive mode (``new_label``) keeps only the
-pairs with at least one side labelled new. Rows come back as dicts, or are written as CSV or
-JSON by DuckDB itself (``write_pairs``: no Python row per pair).
+more than ``max_df`` submissions) and ranks the pairs by their score (docs/score.md); archive
+mode (``new_label``) keeps only the pairs with at least one side labelled new. Rows come back as
+dicts, or are written as CSV or JSON by DuckDB itself (``write_pairs``: no Python row per pair).
 """
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ def pair_parameters(*, min_shared: int = 1, max_df: int | None = None, new_label
 def pairs(store, *, min_shared: int = 1, top: int = 50, max_df: int | None = None,
           new_label: str | None = None) -> list[dict]:
     """The pairs as dicts (a, b, shared, fingerprints_a, fingerprints_b, containment_a,
-    containment_b, resemblance), most copied first; ``top=0``: every pair."""
+    containment_b, resemblance, text_containment, score), the likeliest copies (highest score)
+    first; ``top=0``: every pair."""
     return store.records("pairs", limit=top, **pair_parameters(min_shared=min_shared, max_df=max_df,
                                                                 new_label=new_label))
 

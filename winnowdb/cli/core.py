@@ -129,6 +129,10 @@ def add(
                 err.print("note: this index holds code tokenized by an older winnowdb; new code files may "
                           "match it less well until `winnowdb upgrade` fingerprints it again",
                           markup=False, highlight=False)
+            if idx.code_text_missing():
+                err.print("note: this index's code has no text family (made by an older winnowdb): its pairs are "
+                          "scored by their code tokens alone until `winnowdb upgrade` adds it",
+                          markup=False, highlight=False)
             if idx.old_fingerprint_layout():
                 err.print("note: this index stores its fingerprints as an older winnowdb wrote them; "
                           "`winnowdb upgrade` rewrites them once, and queries get faster",
@@ -264,11 +268,14 @@ def pairs(
     max_df: int = MaxDfOption,
     fmt: Format = FormatOption,
 ) -> None:
-    """All-vs-all copying: every pair of documents that share passages, most copied first.
+    """All-vs-all copying: every pair of documents that share passages, most likely copies first.
 
-    Fields: a, b, shared, containment_a (share of a found in b), containment_b, resemblance.
+    Fields: a, b, score (0-1: how likely a copy; the ranking), shared, containment_a (share of
+    a found in b), containment_b, resemblance. For text the score is the larger containment; for
+    code it also weighs the code's text (identifiers, literals, comments) and how rare the shared
+    fingerprints are (docs/score.md): 0.5 is worth a look, 0.9 is a near-certain copy.
     """
-    columns = ["a", "b", "shared", "containment_a", "containment_b", "resemblance"]
+    columns = ["a", "b", "score", "shared", "containment_a", "containment_b", "resemblance"]
     if fmt is not Format.table:  # DuckDB writes CSV and JSON, streamed to stdout: no Python row per pair
         from ..report.writers import stream_to_stdout
 
@@ -285,9 +292,12 @@ def pairs(
             rows = idx.pairs(min_shared=min_shared, top=top, max_df=max_df, new_label=new)
     from ..report.tables import emit_rows
 
-    emit_rows(console(), rows, columns, fmt.value, title="pairs sharing passages", empty="no pairs share a passage",
+    # the table leaves resemblance out, so that two paths fit beside the numbers (CSV and JSON keep it)
+    emit_rows(console(), rows, [c for c in columns if c != "resemblance"], fmt.value,
+              title="pairs sharing passages", empty="no pairs share a passage",
               headers={"containment_a": "% of a", "containment_b": "% of b"},
-              notes=["% of a: the share of a's fingerprints also found in b"])
+              notes=["score: how likely a copy (docs/score.md); % of a: the share of a's fingerprints "
+                     "also found in b"])
 
 
 @app.command()

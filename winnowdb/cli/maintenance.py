@@ -68,6 +68,8 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     fingerprinted by an older code tokenizer is then fingerprinted again from the texts the index
     keeps (the original files are not needed), so new code matches it as well as code added
     today. That runs in committed batches: if interrupted, run upgrade again to finish. An index
+    made before code documents had a text family (the second evidence of the pair score: their
+    text in short k-grams) gets it, computed from the stored texts. An index
     written by a winnowdb that did not record its fingerprint runs has its fingerprints rewritten
     as one run ordered by hash, and they and the shared hashes in the small row groups that make
     queries fast (in place, a bucket of hashes per transaction: an interruption leaves the same
@@ -77,6 +79,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..errors import WinnowError
+    from ..ingest.code_text import fill_code_text, needs_code_text
     from ..ingest.retokenize import retokenize_code, stale_code_documents, without_text_message
     from ..settings import CODE_TOKENS_VERSION as TOKENS_VERSION
     from ..store import merge
@@ -124,6 +127,27 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                 out.print(f"{path}: {n} code document{'s' if n != 1 else ''} fingerprinted again with "
                           f"this winnowdb's code tokenizer ({old} -> {TOKENS_VERSION})",
                           markup=False, soft_wrap=True)
+            filled = needs_code_text(store)
+            if filled:
+                progress = Progress(TextColumn("[bold]fingerprinting the text of code"), BarColumn(),
+                                    TextColumn("{task.completed:.0f}/{task.total:.0f} characters"),
+                                    TimeRemainingColumn(), console=err, transient=True,
+                                    disable=not err.is_terminal)
+                bar = progress.add_task("code text", total=1)
+                try:
+                    with progress:
+                        done = fill_code_text(
+                            store, on_start=lambda docs, chars: progress.update(bar, total=max(chars, 1)),
+                            on_doc=lambda chars: progress.update(bar, advance=chars))
+                except KeyboardInterrupt:
+                    err.print("interrupted: nothing of the code's text family is recorded yet; run "
+                              "upgrade again to compute it", markup=False)
+                    raise typer.Exit(130) from None
+                missing = (f"; {done.without_text} without a stored text or unchanged file, scored by "
+                           "their code tokens alone" if done.without_text else "")
+                out.print(f"{path}: the text of {done.done} code document{'s' if done.done != 1 else ''} "
+                          f"fingerprinted as a second family of evidence for the pair score{missing}",
+                          markup=False, soft_wrap=True)
             # decided after re-tokenizing, whose own run may have made a merge due and done it
             due = not relayout and merge.merge_due(merge.runs_of(store))
             if relayout or due:  # rewrite an old layout, or finish a merge an add left due
@@ -156,6 +180,6 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                 else:
                     out.print(f"{path}: the fingerprint runs of its last adds merged into one, ordered by hash "
                               f"({seconds:.1f}s)", markup=False, soft_wrap=True)
-    if before is None and not stale and not merged:
+    if before is None and not stale and not merged and not filled:
         out.print(f"{path} already has the current schema (version {SCHEMA_VERSION}) and no code from an "
                   "older tokenizer; nothing to do", markup=False, soft_wrap=True)

@@ -92,17 +92,25 @@ def import_cmd(
                                        "passages cannot be shown)."),
 ) -> None:
     """Make a new DuckDB index from a Parquet export, e.g. the output of `winnowdb spark
-    fingerprint`, to browse it with query, compare, report and sql."""
+    fingerprint`, to browse it with query, compare, report and sql. Code of an export without
+    the text family of the pair score (a Spark-fingerprinted one) gets it from the texts."""
     from ..index import default_db
+    from ..ingest.code_text import fill_code_text
     from ..ingest.read import read_unchanged
+    from ..store.database import Store
     from ..store.export import import_parquet
 
     target = db or default_db()
     with Guard():
         counts = import_parquet(parquet, target, read_text=None if no_texts else read_unchanged)
+        with Store.open(target) as store:  # an export without the code's text family gets it here
+            filled = fill_code_text(store)
     missing = counts.pop("texts_missing", 0)
     parts = ", ".join(f"{k} {v}" for k, v in counts.items())
     console().print(f"imported {parts} -> {target}", markup=False, soft_wrap=True)
+    if filled.done:
+        console().print(f"the text of {filled.done} code document{'s' if filled.done != 1 else ''} fingerprinted "
+                        "as a second family of evidence for the pair score", markup=False, soft_wrap=True)
     if missing:
         what = (f"{missing} documents' texts are not stored (--no-texts)" if no_texts else
                 f"{missing} of the documents' files changed or are gone since they were fingerprinted: "

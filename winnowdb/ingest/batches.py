@@ -3,10 +3,10 @@
 A ``Batch`` collects finished documents (their rows, texts and fingerprints) and turns them into
 numpy column tables; a ``BatchWriter`` commits batches one at a time, in order, in a background
 thread, each batch one transaction (``store.writes.write_batch``: the documents and their texts,
-pending), and hands the batch's fingerprint rows (grouped by hash bucket where they were
-fingerprinted, ``rows``) to the add's ``store.runs.FingerprintRun``, which stores them all at the
-end, ordered by hash. So ``add``'s main thread keeps taking the workers'
-results while DuckDB writes.
+pending, and the code documents' text family, whose rows count once the documents are indexed),
+and hands the batch's fingerprint rows (grouped by hash bucket where they were fingerprinted,
+``rows``) to the add's ``store.runs.FingerprintRun``, which stores them all at the end, ordered
+by hash. So ``add``'s main thread keeps taking the workers' results while DuckDB writes.
 """
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ class BatchWriter:
     def _commit(self, batch: "Batch", finished) -> None:
         try:
             docs, texts = batch.tables()
-            write_batch(self.store, docs, texts)
+            write_batch(self.store, docs, texts, batch.text_family())
             fingerprints, bounds = batch.fingerprint_rows()
             self.run.add_bucketed(fingerprints, bounds)
             summary = self.summary
@@ -141,6 +141,7 @@ class Batch:
         self.docs: list[dict] = []
         self.texts: list[str] = []
         self.pieces: dict[int, tuple[RowsPiece, np.ndarray]] = {}  # id(piece) -> (piece, ids by local)
+        self.text_hashes: list[tuple[int, np.ndarray]] = []  # (doc, its code text family's hashes)
         self.bytes = 0
 
     def __len__(self) -> int:
@@ -159,6 +160,14 @@ class Batch:
         documents = {key: np.array([d[key] for d in self.docs], dtype=dtype) for key, dtype in DOCUMENT_COLUMNS}
         texts = {"doc": documents["doc"], "text": np.array(self.texts, dtype=object)}
         return documents, texts
+
+    def text_family(self) -> dict | None:
+        """The code documents' text family as code_text_hashes columns (hash, doc), or None."""
+        if not self.text_hashes:
+            return None
+        return {"hash": np.concatenate([h for _, h in self.text_hashes]).astype(np.int64),
+                "doc": np.repeat(np.array([d for d, _ in self.text_hashes], dtype=np.int32),
+                                 [len(h) for _, h in self.text_hashes])}
 
     def fingerprint_rows(self) -> tuple[dict, np.ndarray]:
         """The batch's fingerprint rows as numpy columns (``store.runs.COLUMNS`` and ``first``)

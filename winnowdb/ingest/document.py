@@ -22,7 +22,7 @@ from ..normalize.text import text_units
 from ..settings import TEXT_NORMALIZERS, IndexSettings, text_normalizer
 from .languages import language_for
 
-__all__ = ["choose_normalizer", "fingerprint_source", "fingerprint_sources", "document_simhash",
+__all__ = ["choose_normalizer", "fingerprint_source", "fingerprint_sources", "code_text_hashes", "document_simhash",
            "document_simhashes", "normalized_hash", "set_off_edges", "with_rows"]
 
 
@@ -98,6 +98,27 @@ def fingerprint_sources(texts: list[str], settings: Mapping[str, str], paths: li
         for i, f in zip(members, fps):
             out[i] = (norms[i][0], norms[i][2], f)
     return out
+
+
+def code_text_hashes(texts: list[str], settings: Mapping[str, str], *, every_kgram: bool = False,
+                     compiled: bool = False) -> list[np.ndarray] | None:
+    """The text family of code documents (issue 21): each text read as prose and winnowed in
+    short k-grams (settings code_text_k / code_text_w), as its sorted distinct hashes (int64).
+    None when the index records no text family (``IndexSettings.code_text_kw``). ``every_kgram``
+    keeps every k-gram (boilerplate, as ``fingerprint_source``). One pass over all the texts
+    (``fingerprint.batch.fingerprint_many``)."""
+    from ..fingerprint.batch import fingerprint_many
+
+    settings = settings if isinstance(settings, IndexSettings) else IndexSettings(settings)
+    kw = settings.code_text_kw()
+    if kw is None:
+        return None
+    if not texts:
+        return []
+    norms = [normalize_as(text, "prose") for text in texts]
+    fps = fingerprint_many(norms, kw[0], kw[1], salt=settings.salt("prose"),
+                           selection="all" if every_kgram else "winnow", compiled=compiled)
+    return [np.unique(f.hash) for f in fps]
 
 
 def document_simhashes(texts: list[str], normalized: list, compiled: bool = False) -> list[int]:

@@ -162,6 +162,8 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                     added_at=_dt.datetime.now(), simhash=prep.simhash,
                     replaces=old[0] if old is not None else None))
                 batch.texts.append(src.text)
+                if prep.text_hashes is not None:
+                    batch.text_hashes.append((next_id, prep.text_hashes))
                 if prep.piece is None:  # prepared here on its own (a big file)
                     batch.add_rows(rows_piece([prep.fps], [prep.first]), 0, next_id)
                 else:

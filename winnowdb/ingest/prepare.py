@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from typing import cast
 
 from . import segmented
-from .document import document_simhash, document_simhashes, fingerprint_source, fingerprint_sources, normalized_hash
+from .document import (
+    code_text_hashes,
+    document_simhash,
+    document_simhashes,
+    fingerprint_source,
+    fingerprint_sources,
+    normalized_hash,
+)
 from .read import Skipped, Source, read_source
 from .rows import rows_piece
 
@@ -40,6 +47,7 @@ class Prepared:
     fingerprints: int = 0  # rows in fps
     piece: object = None  # rows.RowsPiece of the chunk's documents, this one's rows those of ``local``
     local: int = -1
+    text_hashes: object = None  # a code document's text family (document.code_text_hashes), or None
 
 
 def prepare(path: str, settings: dict[str, str], language: str | None, boilerplate: bool,
@@ -60,8 +68,12 @@ def prepare(path: str, settings: dict[str, str], language: str | None, boilerpla
                                                    every_kgram=boilerplate)
     except ValueError as exc:
         return _unreadable(path, exc)
-    return _finished(path, src, normalizer, norm, fps,
+    prep = _finished(path, src, normalizer, norm, fps,
                      document_simhash(src.text, norm if normalizer == "text" else None))
+    if normalizer.startswith("code"):
+        texts = code_text_hashes([src.text], settings, every_kgram=boilerplate)
+        prep.text_hashes = texts[0] if texts is not None else None
+    return prep
 
 
 def _read(path: str, settings, language: str | None, unchanged_hash: str | None,
@@ -124,6 +136,11 @@ def prepare_chunk(tasks: list[tuple], in_worker: bool = True, compiled: bool = F
                 _finished(path, src, *d, simhash, first=next(firsts))
     done_list = cast("list[Prepared]", out)  # every task's place is filled above
     ok = [prep for prep in done_list if prep.status == "ok"]
+    code = [prep for prep in ok if prep.normalizer.startswith("code") and prep.text_hashes is None]
+    if code:  # their text family, in one pass (prepare() did its own files')
+        hashes = code_text_hashes([cast(Source, prep.src).text for prep in code], tasks[0][1], compiled=compiled)
+        for prep, h in zip(code, hashes or ()):
+            prep.text_hashes = h
     if ok:  # the chunk's rows as one table grouped by bucket: the main process only appends them
         piece = rows_piece([prep.fps for prep in ok], [prep.first for prep in ok])
         for j, prep in enumerate(ok):

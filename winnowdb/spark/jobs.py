@@ -80,12 +80,13 @@ _ARRAYS = (("hash", "bigint"), ("pos", "int"), ("start_offset", "int"), ("end_of
 def _row_schema(doc_cols: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The rows the executors yield: one per document, or one per skipped file.
 
-    row_kind 'd': a documents row with its fingerprints as arrays (and its text, with texts);
+    row_kind 'd': a documents row with its fingerprints as arrays, its code text family's hashes
+    (``ct_hash``: empty for text) and, with texts, its text;
     row_kind 's': a skipped file (path, reason).
     """
     cols = [("row_kind", "string")] + list(doc_cols)
     cols += [(f"fp_{name}", f"array<{typ}>") for name, typ in _ARRAYS]
-    cols += [("text", "string"), ("reason", "string")]
+    cols += [("ct_hash", "array<bigint>"), ("text", "string"), ("reason", "string")]
     return cols
 
 
@@ -169,6 +170,13 @@ def _one_batch(store, listed, doc_cols, types, texts, language, add_paths, np, p
         for name, _ in _ARRAYS:
             values = fps.column(name).combine_chunks()
             cols[f"fp_{name}"] = pa.ListArray.from_arrays(offsets, values)
+        ct = store.columns("code_text_by_document")  # the code's text family, one list per document
+        starts = np.searchsorted(ct["doc"], np.array(docs.column("doc").to_pylist(), dtype=np.int64))
+        ends = np.searchsorted(ct["doc"], np.array(docs.column("doc").to_pylist(), dtype=np.int64), side="right")
+        cols["ct_hash"] = pa.ListArray.from_arrays(
+            pa.array(np.concatenate([[0], np.cumsum(ends - starts)]).astype(np.int32)),
+            pa.array(np.concatenate([ct["hash"][a:b] for a, b in zip(starts, ends)] or [np.empty(0)])
+                     .astype(np.int64), pa.int64()))
         if texts:
             t = store.arrow("texts_by_document")
             cols["text"] = t.column("text")
@@ -276,10 +284,12 @@ def fingerprint(spark, filelist: str, out: str, *, boilerplate_list: str | None 
         rows = rows.persist(StorageLevel.MEMORY_AND_DISK)
         stats = rows.groupBy("row_kind").agg(F.count(F.lit(1)).alias("n"),
                                              F.sum(F.size("fp_hash")).alias("fps"),
+                                             F.sum(F.size("ct_hash")).alias("cts"),
                                              F.max("doc").alias("max_doc")).collect()
-        counts = {r["row_kind"]: (int(r["n"]), int(r["fps"] or 0), r["max_doc"]) for r in stats}
-        n_docs, n_fps, max_id = counts.get("d", (0, 0, None))
-        n_skipped = counts.get("s", (0, 0, None))[0]
+        counts = {r["row_kind"]: (int(r["n"]), int(r["fps"] or 0), r["max_doc"], int(r["cts"] or 0))
+                  for r in stats}
+        n_docs, n_fps, max_id, n_cts = counts.get("d", (0, 0, None, 0))
+        n_skipped = counts.get("s", (0, 0, None, 0))[0]
         if max_id is not None and max_id > _MAX_DOC:
             raise WinnowError("more than 2**31 - 1 listed files: split the list into several jobs")
         docs = rows.where("row_kind = 'd'")
@@ -294,6 +304,8 @@ def fingerprint(spark, filelist: str, out: str, *, boilerplate_list: str | None 
         fps.write.mode("overwrite").partitionBy("bucket").parquet(base + "/fingerprints")
         if not n_fps:  # an empty table still gets a schema (as in the DuckDB export)
             fps.drop("bucket").limit(0).coalesce(1).write.mode("overwrite").parquet(base + "/fingerprints/bucket=0")
+        cts = docs.selectExpr("explode(ct_hash) AS hash", "doc")
+        (cts if n_cts else cts.limit(0).coalesce(1)).write.mode("overwrite").parquet(base + "/code_text_hashes")
         if texts:
             docs.select("doc", "text").write.mode("overwrite").parquet(base + "/document_texts")
         skipped_examples = []
@@ -309,7 +321,7 @@ def fingerprint(spark, filelist: str, out: str, *, boilerplate_list: str | None 
             spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", previous)
     spark.createDataFrame(sorted(settings.items()), "key string, value string").coalesce(1) \
         .write.mode("overwrite").parquet(base + "/settings")
-    tables = {"documents": n_docs, "fingerprints": n_fps, "settings": len(settings)}
+    tables = {"documents": n_docs, "fingerprints": n_fps, "settings": len(settings), "code_text_hashes": n_cts}
     if texts:
         tables["document_texts"] = n_docs
     from ..version import __version__

@@ -11,13 +11,14 @@ against the code's own definitions:
   without its key); every document has exactly one stored text of its
   recorded length; its recorded fingerprint count equals its fingerprint rows, and every
   fingerprint's position and text span lie inside it;
-* no fingerprints or texts belong to no document;
+* no fingerprints, texts or text family hashes belong to no document;
 * the kept statistics (each document's distinct hashes, submission ids, the document frequencies
   of shared hashes, the distinct-hash and boilerplate counts) equal a count over the stored rows;
 * every stored value can be read (DuckDB verifies block checksums as it reads).
 
 Not problems, but reported as notes: code fingerprinted by an older code tokenizer (new code
-matches it less well until ``winnowdb upgrade`` fingerprints it again); rows of the clusters
+matches it less well until ``winnowdb upgrade`` fingerprints it again); code documents without
+the text family of the pair score (an index made before it; ``winnowdb upgrade`` adds it); rows of the clusters
 snapshot whose document is gone (left by an older winnowdb; ``winnowdb clusters`` rewrites them);
 documents whose text is not stored (the empty text ``winnowdb import`` stores when an export
 without texts cannot be read back from the files: scores work, passages cannot be shown);
@@ -47,6 +48,8 @@ CHECKS = [
      "{fingerprint_rows} fingerprint rows belong to document id {doc}, which does not exist"),
     ("orphan texts", "check_orphan_texts",
      "{text_rows} stored texts belong to document id {doc}, which does not exist"),
+    ("orphan text family", "check_orphan_code_text",
+     "{hash_rows} text family hashes belong to document id {doc}, which does not exist"),
     ("texts", "check_text_rows", lambda r: (
         f"document {r['doc']} ({r['path']}) has no stored text" if r["text_rows"] == 0 else
         f"document {r['doc']} ({r['path']}) has {r['text_rows']} stored texts" if r["text_rows"] > 1 else
@@ -233,6 +236,7 @@ def check_index(path: str | os.PathLike) -> CheckReport:
         except duckdb.Error as exc:
             report.add("storage", [f"cannot read the stored data: {_first_line(exc)}"])
         _note_old_code_tokens(report, con, settings)
+        _note_no_code_text(report, con, settings)
         _note_stale_clusters(report, con)
         _note_unstored_texts(report, con)
         _note_pending(report, con)
@@ -260,6 +264,23 @@ def _note_old_code_tokens(report: CheckReport, con, settings: dict[str, str]) ->
         report.notes.append(f"{n} code document{'s were' if n != 1 else ' was'} fingerprinted by an older "
                             f"code tokenizer ({old}; this winnowdb has {TOKENS_VERSION}): new code matches "
                             "it less well until `winnowdb upgrade` fingerprints it again")
+
+
+def _note_no_code_text(report: CheckReport, con, settings: dict[str, str]) -> None:
+    import duckdb
+
+    from ..settings import IndexSettings
+
+    if IndexSettings(settings).code_text_kw() is not None:
+        return
+    try:
+        n = int(con.execute(sqlfiles.load("code_documents_count")).fetchall()[0][0])
+    except duckdb.Error:
+        return
+    if n:
+        report.notes.append(f"{n} code document{'s have' if n != 1 else ' has'} no text family (made by an older "
+                            "winnowdb): their pairs are scored by their code tokens alone until `winnowdb "
+                            "upgrade` computes it from the stored texts")
 
 
 def _note_stale_clusters(report: CheckReport, con) -> None:

@@ -51,7 +51,8 @@ FINGERPRINT_COLUMNS = ("hash", "doc", "pos", "start_offset", "end_offset")
 #: tables of an index that an export may lack (``winnowdb spark fingerprint`` writes only the core
 #: tables): each is then read as the query file that counts it from the core tables
 DERIVED = {"shared_hashes": "shared_hashes_counted", "boilerplate_hashes": "boilerplate_hashes_counted",
-           "meta": "meta_counted", "documents_pending": "documents_pending_none"}
+           "meta": "meta_counted", "documents_pending": "documents_pending_none",
+           "code_text_hashes": "code_text_hashes_none"}
 #: tables whose rows ``import_parquet`` counts anew instead of copying (meta's other keys are copied)
 RECOUNTED = ("shared_hashes", "boilerplate_hashes")
 
@@ -314,9 +315,11 @@ def import_pairs(con, pairs_dir: str | os.PathLike, *, table: str = "spark_pairs
     files = sorted(Path(pairs_dir).glob("*.parquet"))
     if not files:
         raise WinnowError(f"{pairs_dir}: no Parquet files (expected the OUT of `winnowdb spark pairs`)")
+    source = str(Path(pairs_dir) / "*.parquet")
+    columns = {r[0] for r in con.execute("DESCRIBE SELECT * FROM read_parquet(?)", [source]).fetchall()}
+    first = "score DESC, " if "score" in columns else ""  # pairs of an older winnowdb have no score
     con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT * FROM read_parquet(?) "
-                "ORDER BY GREATEST(containment_a, containment_b) DESC, shared DESC, a, b",
-                [str(Path(pairs_dir) / "*.parquet")])
+                f"ORDER BY {first}GREATEST(containment_a, containment_b) DESC, shared DESC, a, b", [source])
     return int(con.execute(f"SELECT COUNT(*) FROM {table}").fetchall()[0][0])
 
 

@@ -27,18 +27,24 @@ __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "RUNS_KE
            "check_version", "read_settings", "write_setting", "remove_setting", "read_meta", "write_meta",
            "stale_code_count", "upgrade"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _v1_to_v2(con) -> None:
     con.execute(sqlfiles.load("migrate_1_to_2"))
 
 
+def _v2_to_v3(con) -> None:
+    con.execute(sqlfiles.load("migrate_2_to_3"))
+
+
 #: Schema upgrades. ``MIGRATIONS[v]`` turns a schema-``v`` index into schema ``v + 1`` given an open
 #: connection inside a transaction; a writable open runs every step from the index's version up to
 #: ``SCHEMA_VERSION`` and records the new version in the same transaction, so an upgrade is
-#: all-or-nothing. 1 -> 2: the meta table, keys, kept statistics (``sql/migrate_1_to_2.sql``).
-MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {1: _v1_to_v2}
+#: all-or-nothing. 1 -> 2: the meta table, keys, kept statistics (``sql/migrate_1_to_2.sql``);
+#: 2 -> 3: the code documents' text family, empty until ``winnowdb upgrade`` fills it
+#: (``sql/migrate_2_to_3.sql``, ``ingest/code_text.py``).
+MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 #: meta key holding a digest of the SQL of the views stored in the index (``create_views``)
 VIEWS_DIGEST = "views_digest"

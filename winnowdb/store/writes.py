@@ -76,9 +76,10 @@ def bulk_writes(store, *, largest_value: int = 0):
         yield
 
 
-def write_batch(store, documents, texts) -> None:
+def write_batch(store, documents, texts, text_family=None) -> None:
     """Commit a batch of an add's documents (their ``documents_pending`` rows, with the doc id
-    each replaces, and their texts) in one transaction.
+    each replaces, their texts, and the code documents' text family: ``code_text_hashes`` rows,
+    or None) in one transaction.
 
     The tables are Arrow tables or dicts of equal-length numpy arrays (column name -> array,
     in the table's column order); DuckDB scans either in bulk. (Building Arrow arrays makes
@@ -87,6 +88,9 @@ def write_batch(store, documents, texts) -> None:
         with sqlfiles.registered(con, new_documents=documents, new_texts=texts):
             con.execute(sqlfiles.load("insert_pending_documents"))
             con.execute(sqlfiles.load("insert_texts"))
+        if text_family is not None:
+            with sqlfiles.registered(con, new_code_text=text_family):
+                con.execute(sqlfiles.load("insert_code_text_hashes"))
 
 
 def remove_documents(store, docs: list[int]) -> None:

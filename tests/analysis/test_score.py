@@ -1,0 +1,228 @@
+"""The pair score (issue 21, docs/score.md): its contract and its formula.
+
+The contract: ``score`` is in [0, 1] on every pair; identical copies score 1; unrelated documents
+score near 0; the pairs come best score first; the containments beside it are unchanged. The
+formula (text: the larger containment; code: max(S^4, T) of the rarity-weighted containments of
+the code tokens and of the text family) is recomputed here in plain Python from the index's own
+tables, and must equal what ``sql/pairs.sql`` gives, pair by pair.
+"""
+from __future__ import annotations
+
+import math
+import random
+import shutil
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pytest
+from conftest import REPO, random_words
+
+import winnowdb
+from winnowdb.ingest.document import code_text_hashes
+
+CODE = REPO / "sample_corpus" / "code"
+
+
+def _program(seed: int) -> str:
+    """A small Python program of made-up names and random statements: unrelated programs share
+    some structure (statement shapes), few names."""
+    rng = random.Random(seed)
+    names = random_words(seed, 40)
+
+    def n() -> str:
+        return names[rng.randrange(40)]
+
+    shapes = [lambda: f"{n()} = {n()} + {n()} * {rng.randint(2, 99)}",
+              lambda: f"if {n()} > {rng.randint(0, 9)}:\n        {n()} = {n()}",
+              lambda: f"for {n()} in range({n()}):\n        {n()}.append({n()})",
+              lambda: f"{n()} = {n()}({n()}, {rng.randint(0, 9)})  # {n()} {n()}",
+              lambda: f"while {n()} < {n()}:\n        {n()} -= 1",
+              lambda: f"{n()} = [{n()} for {n()} in {n()} if {n()}]"]
+    lines = []
+    for f in range(4):
+        lines.append(f"def {names[f]}({n()}, {n()}):")
+        for _ in range(6):
+            lines.append("    " + rng.choice(shapes)())
+        lines.append(f"    return {n()}")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def code_index(tmp_path_factory):
+    """Code: the sample corpus's files, unrelated generated programs, an exact copy, a renamed copy."""
+    root = tmp_path_factory.mktemp("scored")
+    src = root / "code"
+    shutil.copytree(CODE, src)
+    for i in range(8):
+        (src / f"prog{i}.py").write_text(_program(i))
+    (src / "prog0_copy.py").write_text(_program(0))
+    renamed = _program(1)
+    for old, new in zip(random_words(1, 40)[:6], ("alpha", "beta", "gamma", "delta", "eps", "zeta")):
+        renamed = renamed.replace(old, new)
+    (src / "prog1_renamed.py").write_text(renamed)
+    db = root / "code.duckdb"
+    with winnowdb.open(db) as idx:
+        idx.add([src], jobs=1)
+        rows = idx.pairs(top=0)
+    return db, src, rows
+
+
+def _by_names(rows: list[dict]) -> dict[frozenset, dict]:
+    return {frozenset((Path(r["a"]).name, Path(r["b"]).name)): r for r in rows}
+
+
+def test_score_is_in_0_1_and_the_ranking(code_index, index_db):
+    with winnowdb.open(index_db, read_only=True) as idx:
+        text_rows = idx.pairs(top=0)
+    for rows in (code_index[2], text_rows):
+        assert rows
+        scores = [r["score"] for r in rows]
+        assert all(0.0 <= s <= 1.0 for s in scores), scores
+        assert scores == sorted(scores, reverse=True)
+        for r in rows:  # the containments beside the score are as before
+            assert r["containment_a"] == pytest.approx(r["shared"] / r["fingerprints_a"])
+            assert r["containment_b"] == pytest.approx(r["shared"] / r["fingerprints_b"])
+
+
+def test_identical_copies_score_1_and_unrelated_near_0(code_index, index_db, corpus):
+    rows = _by_names(code_index[2])
+    assert rows[frozenset(("prog0.py", "prog0_copy.py"))]["score"] == pytest.approx(1.0)
+    renamed = rows[frozenset(("prog1.py", "prog1_renamed.py"))]
+    assert renamed["score"] > 0.8 and renamed["text_containment"] < 1.0
+    # unrelated programs of one shape: their tokens overlap, their score stays low
+    unrelated = [r for key, r in rows.items() if all(n.startswith("prog") for n in key)
+                 and not {"prog0.py", "prog0_copy.py"} >= key and not {"prog1.py", "prog1_renamed.py"} >= key]
+    assert unrelated, "the generated programs share structure"
+    assert max(max(r["containment_a"], r["containment_b"]) for r in unrelated) > 0.2
+    assert max(r["score"] for r in unrelated) < 0.1
+    with winnowdb.open(index_db, read_only=True) as idx:
+        text = _by_names(idx.pairs(top=0))
+    dup = text[frozenset(("comets.txt", "comets_dup.txt"))]
+    assert dup["score"] == 1.0 and dup["text_containment"] is None
+
+
+def test_text_pairs_score_their_larger_containment(index_db):
+    with winnowdb.open(index_db, read_only=True) as idx:
+        rows = idx.pairs(top=0)
+    text = [r for r in rows if r["text_containment"] is None]
+    assert text
+    for r in text:
+        assert r["score"] == pytest.approx(max(r["containment_a"], r["containment_b"]))
+
+
+def _reference_scores(db: Path, max_df: int) -> dict[frozenset, float]:
+    """max(S^4, T) for code pairs with both families, else the larger containment: the formula of
+    docs/score.md over the stored rows, in plain Python; hashes in more than ``max_df`` documents
+    count nowhere."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        docs = dict(con.execute("SELECT doc, path FROM documents WHERE kind = 'document'").fetchall())
+        tokens, texts = defaultdict(set), defaultdict(set)
+        for h, d in con.execute("SELECT hash, doc FROM fingerprints").fetchall():
+            if d in docs:
+                tokens[docs[d]].add(h)
+        for h, d in con.execute("SELECT hash, doc FROM code_text_hashes").fetchall():
+            if d in docs:
+                texts[docs[d]].add(h)
+    finally:
+        con.close()
+    n = len(docs)
+    for family in (tokens, texts):
+        df = Counter(h for hs in family.values() for h in hs)
+        for path in family:
+            family[path] = {h for h in family[path] if df[h] <= max_df}
+
+    def weighted(family: dict[str, set]):
+        df = Counter(h for hs in family.values() for h in hs)
+        weight = {h: math.log(n / c) for h, c in df.items()}
+        return lambda a, b: max(sum(weight[h] for h in family[a] & family[b]) / sum(weight[h] for h in family[x])
+                                for x in (a, b))
+
+    s_of, t_of = weighted(tokens), weighted(texts)
+    out = {}
+    paths = sorted(tokens)
+    for i, a in enumerate(paths):
+        for b in paths[i + 1:]:
+            shared = len(tokens[a] & tokens[b])
+            if not shared:
+                continue
+            cmax = max(shared / len(tokens[a]), shared / len(tokens[b]))
+            both = texts.get(a) and texts.get(b)
+            out[frozenset((a, b))] = max(s_of(a, b) ** 4, t_of(a, b)) if both else cmax
+    return out
+
+
+def test_the_sql_score_is_the_documented_formula(code_index):
+    db, _, rows = code_index
+    with winnowdb.open(db, read_only=True) as idx:
+        max_df = int(idx.stats(top_common=0)["default_max_df"])
+    want = _reference_scores(db, max_df)
+    got = {frozenset((r["a"], r["b"])): r["score"] for r in rows}
+    assert got.keys() == want.keys()
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value, abs=1e-9), sorted(key)
+
+
+def test_add_stores_each_code_documents_text_family(code_index):
+    db, src, _ = code_index
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        stored = defaultdict(list)
+        query = "SELECT t.hash, d.path FROM code_text_hashes t JOIN documents d USING (doc)"
+        for h, path in con.execute(query).fetchall():
+            stored[path].append(h)
+        settings = dict(con.execute("SELECT key, value FROM settings").fetchall())
+    finally:
+        con.close()
+    files = sorted(str(p.resolve()) for p in src.iterdir())
+    assert sorted(stored) == files  # every code document has one (the corpus has no tiny file)
+    want = code_text_hashes([Path(f).read_text() for f in files], settings)
+    assert want is not None
+    for f, h in zip(files, want):
+        assert np.array_equal(np.sort(np.array(stored[f], dtype=np.int64)), h), f
+        assert len(stored[f]) == len(set(stored[f]))  # distinct per document
+
+
+def test_text_documents_have_no_text_family_and_remove_deletes_it(tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(CODE, src / "code")
+    (src / "essay.txt").write_text(" ".join(random_words(3, 400)))
+    db = tmp_path / "i.duckdb"
+    with winnowdb.open(db) as idx:
+        idx.add([src], jobs=1)
+        count = "SELECT d.normalizer LIKE 'code:%', COUNT(t.doc) FROM documents d " \
+                "LEFT JOIN code_text_hashes t USING (doc) GROUP BY 1 ORDER BY 1"
+        assert [tuple(r) for r in idx.sql(count)[1]][0] == (False, 0)
+        victim = sorted((src / "code").iterdir())[0]
+        idx.remove([str(victim)])
+        _, left = idx.sql("SELECT COUNT(*) FROM code_text_hashes t WHERE NOT EXISTS "
+                          "(SELECT 1 FROM documents d WHERE d.doc = t.doc)")
+        assert left[0][0] == 0
+        # a changed file: its new text family replaces the old one
+        changed = sorted((src / "code").iterdir())[0]
+        before = idx.sql("SELECT COUNT(*) FROM code_text_hashes")[1][0][0]
+        changed.write_text(changed.read_text() + "\n# an added comment line with new words in it\n")
+        idx.add([src], jobs=1)
+        _, rows = idx.sql("SELECT COUNT(*), COUNT(DISTINCT doc) FROM code_text_hashes")
+        assert rows[0][1] == len(list((src / "code").iterdir())) and rows[0][0] >= before
+
+
+def test_workers_store_the_same_text_family(tmp_path, code_index):
+    _, src, _ = code_index
+    got = {}
+    for jobs in (1, 2):
+        db = tmp_path / f"j{jobs}.duckdb"
+        with winnowdb.open(db) as idx:
+            import winnowdb.ingest.prepare as prepare
+
+            old = prepare.PARALLEL_MIN_BYTES, prepare.PARALLEL_MIN_FILES
+            prepare.PARALLEL_MIN_BYTES, prepare.PARALLEL_MIN_FILES = 0, 1  # use workers on this little
+            try:
+                idx.add([src], jobs=jobs)
+            finally:
+                prepare.PARALLEL_MIN_BYTES, prepare.PARALLEL_MIN_FILES = old
+            got[jobs] = sorted(idx.sql("SELECT d.path, t.hash FROM code_text_hashes t JOIN documents d USING (doc)")[1])
+    assert got[1] == got[2] and got[1]
