@@ -26,8 +26,10 @@
 -- little). The tokens find renamed and reformatted copies but run high on unrelated programs
 -- that share structure (S^4 deflates them); the text family finds what the tokens miss and is
 -- low on unrelated programs. The text family is capped like the tokens ($max_df), and lowered
--- where its self-join would exceed 10 million rows; it rescores the pairs the tokens find and
--- adds none. Chosen on the dev sets: bench/results/score_study.md.
+-- where its self-join would exceed 1 million rows (short k-grams of code are common: a tenth of
+-- the tokens' budget keeps it under half a second on 1,000 files, and the commonest weigh least);
+-- it rescores the pairs the tokens find and adds none. Chosen on the dev sets:
+-- bench/results/score_study.md.
 -- Columns: a, b (submission names; a < b), shared, fingerprints_a, fingerprints_b,
 -- containment_a (shared / fingerprints_a), containment_b, resemblance (shared / union),
 -- text_containment (the text family's larger containment, unweighted; NULL when a side has no
@@ -84,7 +86,7 @@ joinable AS MATERIALIZED (
     CROSS JOIN total t
     WHERE NOT m.boilerplate AND m.df >= 2 AND m.df <= cap.max_df
 ),
-counted AS MATERIALIZED (  -- the pairs the tokens find (read twice: their text family is counted for them alone)
+counted AS (
     SELECT x.sub AS sa, y.sub AS sb, COUNT(*) AS shared, SUM(x.weight) AS shared_weight
     FROM joinable x
     JOIN joinable y ON x.hash = y.hash AND x.sub < y.sub
@@ -93,10 +95,16 @@ counted AS MATERIALIZED (  -- the pairs the tokens find (read twice: their text 
     HAVING COUNT(*) >= $min_shared
 ),
 text_marked AS MATERIALIZED (  -- the text family: distinct (hash, submission) of code documents
+    -- (a document's hashes are distinct already: only submissions of several documents need DISTINCT)
+    SELECT t.hash, d.sub
+    FROM code_text_hashes t
+    JOIN documents d ON d.doc = t.doc
+    WHERE d.kind = 'document' AND d.sub IN (SELECT sub FROM subs WHERE docs = 1)
+    UNION ALL
     SELECT DISTINCT t.hash, d.sub
     FROM code_text_hashes t
     JOIN documents d ON d.doc = t.doc
-    WHERE d.kind = 'document'
+    WHERE d.kind = 'document' AND d.sub IN (SELECT sub FROM subs WHERE docs > 1)
 ),
 text_df AS MATERIALIZED (  -- each text hash's df; a hash of a boilerplate document never counts
     SELECT m.hash, COUNT(*) AS df
@@ -110,10 +118,10 @@ text_cost AS (  -- the text family's self-join rows up to each df (as default_ma
                OVER (ORDER BY df ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS join_rows
     FROM (SELECT df, COUNT(*) AS hashes FROM text_df WHERE df >= 2 GROUP BY df) h
 ),
-text_cap AS (  -- $max_df, lowered (not below 10) where the self-join would exceed 10 million rows
-    SELECT CASE WHEN (SELECT COUNT(*) FROM text_cost WHERE join_rows > 10000000) = 0 THEN cap.max_df
+text_cap AS (  -- $max_df, lowered (not below 10) where the self-join would exceed 1 million rows
+    SELECT CASE WHEN (SELECT COUNT(*) FROM text_cost WHERE join_rows > 1000000) = 0 THEN cap.max_df
                 ELSE LEAST(cap.max_df, GREATEST(10, COALESCE((SELECT MAX(df) FROM text_cost
-                                                               WHERE join_rows <= 10000000), 10)))
+                                                               WHERE join_rows <= 1000000), 10)))
            END AS max_df
     FROM cap
 ),
@@ -131,11 +139,10 @@ text_sizes AS MATERIALIZED (
 text_joinable AS MATERIALIZED (
     SELECT hash, sub, weight FROM text_usable WHERE df >= 2
 ),
-text_counted AS (  -- the text family's shared hashes of the pairs the tokens find
+text_counted AS (  -- the text family's shared hashes per pair (joined to the pairs the tokens find)
     SELECT x.sub AS sa, y.sub AS sb, COUNT(*) AS shared, SUM(x.weight) AS shared_weight
     FROM text_joinable x
     JOIN text_joinable y ON x.hash = y.hash AND x.sub < y.sub
-    WHERE EXISTS (SELECT 1 FROM counted c WHERE c.sa = x.sub AND c.sb = y.sub)
     GROUP BY x.sub, y.sub
 ),
 scored AS (
