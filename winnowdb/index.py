@@ -272,7 +272,7 @@ class Index:
 def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w: int | None = None,
                code_k: int | None = None, code_w: int | None = None,
                normalizer: str | None = None, text_normalizer: str | None = None,
-               selection: str | None = None, mod_m: int | None = None,
+               selection: str | None = None, mod_m: int | None = None, code_text: bool | None = None,
                read_only: bool = False, create: bool = True) -> Index:
     """Open the index at ``path`` (default ``$WINNOWDB_DB`` or ./winnowdb.duckdb).
 
@@ -282,6 +282,8 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     reads files that are not code (default ``prose``). For an existing index, any k/w/normalizer
     given must match the ones it was created with. ``selection`` is how fingerprints are kept:
     ``winnow`` (default), ``all`` (every k-gram) or ``mod`` (hashes that are 0 mod ``mod_m``).
+    ``code_text=False`` makes an index without the code's text family (cheaper to add to and to
+    pair; code pairs are then scored by their tokens alone: docs/score.md).
     """
     path = str(path) if path is not None else default_db()
     options = dict(k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer, selection=selection,
@@ -289,9 +291,9 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     IndexSettings.check_options(text_normalizer=text_normalizer, **options)
     # what a new index gets (a new file, or an empty DuckDB file made an index), and what an
     # existing one must have been created with
-    settings = IndexSettings.for_new_index(text_normalizer=text_normalizer, **options)
+    settings = IndexSettings.for_new_index(text_normalizer=text_normalizer, code_text=code_text, **options)
     store = Store.open(path, read_only=read_only, create=create and not read_only, settings=settings,
-                       given=IndexSettings.given(**options))
+                       given=IndexSettings.given(code_text=code_text, **options))
     if text_normalizer is not None:  # indexes made before prose existed record none: text
         reads = reads_text_with(store.settings)
         if reads != text_normalizer:

@@ -17,7 +17,7 @@ from typing import Iterator
 from .errors import WinnowError
 
 __all__ = ["IndexSettings", "NORMALIZERS", "TEXT_NORMALIZERS", "TEXT_UNITS", "SELECTIONS", "DEFAULTS",
-           "LETTERS_DEFAULTS", "FIXED_SETTINGS", "REQUIRED_SETTINGS", "POSITIVE_SETTINGS", "SALTS",
+           "LETTERS_DEFAULTS", "FIXED_SETTINGS", "REQUIRED_SETTINGS", "POSITIVE_SETTINGS", "COUNT_SETTINGS", "SALTS",
            "HASH_VERSION", "SIMHASH_VERSION", "CODE_TOKENS_VERSION", "CODE_TEXT_DEFAULTS", "text_normalizer",
            "family_of"]
 
@@ -54,7 +54,8 @@ LETTERS_DEFAULTS = {"k": 16, "w": 12}
 #: the code documents' second family of evidence (issue 21): their text read as prose, in short
 #: k-grams (k 8, w 12 units: every shared run of 19 units, three or four words or a short line
 #: of code, is found), identifiers, literals and comments kept, stored as each document's
-#: distinct hashes in code_text_hashes. A new index records these two settings; an index
+#: distinct hashes in code_text_hashes. A new index records these two settings (0 and 0 when
+#: made with ``add --no-code-text``: no text family, code scored by its tokens alone); an index
 #: without them has no such hashes yet (``winnowdb upgrade`` computes them from the stored
 #: texts). Chosen on the dev sets (bench/results/score_study.md): with the code tokens,
 #: max(tokens^3, text) ranks irplag best; k 6 / w 6 ranks it slightly better but stores twice
@@ -62,11 +63,13 @@ LETTERS_DEFAULTS = {"k": 16, "w": 12}
 CODE_TEXT_DEFAULTS = {"code_text_k": 8, "code_text_w": 12}
 #: settings that define how fingerprints are computed; a mismatch with a stored one is an error
 FIXED_SETTINGS = ("k", "w", "code_k", "code_w", "normalizer", "text_normalizer", "hash_version", "selection",
-                  "mod_m")
+                  "mod_m", "code_text_k")
 #: settings every index has
 REQUIRED_SETTINGS = ("schema_version", "hash_version", "k", "w", "normalizer")
 #: settings that must be positive whole numbers
-POSITIVE_SETTINGS = ("k", "w", "code_k", "code_w", "mod_m", "code_text_k", "code_text_w")
+POSITIVE_SETTINGS = ("k", "w", "code_k", "code_w", "mod_m")
+#: settings that must be whole numbers, 0 or more (0: off)
+COUNT_SETTINGS = ("code_text_k", "code_text_w")
 
 #: the salt of each family's k-gram hashes (keeps a code k-gram and a text k-gram of the same unit
 #: ids apart); public so that benchmarks can measure how much a figure depends on the hash
@@ -161,10 +164,11 @@ class IndexSettings(Mapping[str, str]):
 
     def code_text_kw(self) -> tuple[int, int] | None:
         """(k, w) of the code documents' text family (``CODE_TEXT_DEFAULTS``), or None when the
-        index has none (made before it existed, and not upgraded since)."""
+        index has none (made before it existed and not upgraded since, or made without it)."""
         if "code_text_k" not in self._values or "code_text_w" not in self._values:
             return None
-        return self.integer("code_text_k"), self.integer("code_text_w")
+        k, w = self.integer("code_text_k"), self.integer("code_text_w")
+        return (k, w) if k > 0 and w > 0 else None
 
     def guarantee(self, family: str) -> int:
         """t = w + k - 1: every shared run of this many units is found (winnowing)."""
@@ -192,6 +196,10 @@ class IndexSettings(Mapping[str, str]):
             value = self._values.get(key)
             if value is not None and not (value.isdigit() and int(value) >= 1):
                 bad.append(f"setting {key}={value!r} is not a positive whole number")
+        for key in COUNT_SETTINGS:
+            value = self._values.get(key)
+            if value is not None and not value.isdigit():
+                bad.append(f"setting {key}={value!r} is not a whole number")
         for key, known in (("normalizer", NORMALIZERS), ("text_normalizer", TEXT_NORMALIZERS),
                            ("selection", SELECTIONS)):
             value = self._values.get(key)
@@ -232,10 +240,11 @@ class IndexSettings(Mapping[str, str]):
 
     @classmethod
     def for_new_index(cls, *, k=None, w=None, code_k=None, code_w=None, normalizer=None, text_normalizer=None,
-                      selection=None, mod_m=None) -> dict[str, str]:
+                      selection=None, mod_m=None, code_text: bool | None = None) -> dict[str, str]:
         """The settings a new index gets with these options (``None``: the default): defaults
         (``LETTERS_DEFAULTS`` for k and w when text is read as text or words), the text
-        normalizer, and the versions of this winnowdb's hashing and code tokens."""
+        normalizer, the versions of this winnowdb's hashing and code tokens, and the code's text
+        family (``CODE_TEXT_DEFAULTS``; 0 and 0 with ``code_text=False``)."""
         cls.check_options(k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
                           text_normalizer=text_normalizer, selection=selection, mod_m=mod_m)
         if selection == "mod" and mod_m is None:
@@ -247,15 +256,17 @@ class IndexSettings(Mapping[str, str]):
                  "selection": selection, "mod_m": mod_m}
         out = {key: str(val if val is not None else defaults[key]) for key, val in given.items()}
         out.update(text_normalizer=reads_text, hash_version=HASH_VERSION, simhash_version=SIMHASH_VERSION,
-                   code_tokens_version=CODE_TOKENS_VERSION, **{k: str(v) for k, v in CODE_TEXT_DEFAULTS.items()})
+                   code_tokens_version=CODE_TOKENS_VERSION,
+                   **{key: str(v if code_text is not False else 0) for key, v in CODE_TEXT_DEFAULTS.items()})
         return out
 
     @staticmethod
     def given(*, k=None, w=None, code_k=None, code_w=None, normalizer=None, selection=None,
-              mod_m=None) -> dict[str, object]:
+              mod_m=None, code_text: bool | None = None) -> dict[str, object]:
         """The options given for an existing index, to be checked against its settings."""
         if selection == "mod" and mod_m is None:
             mod_m = 8
         values = {"k": k, "w": w, "code_k": code_k, "code_w": code_w, "normalizer": normalizer,
-                  "selection": selection, "mod_m": mod_m}
+                  "selection": selection, "mod_m": mod_m,
+                  "code_text_k": None if code_text is None else CODE_TEXT_DEFAULTS["code_text_k"] if code_text else 0}
         return {key: val for key, val in values.items() if val is not None}

@@ -226,3 +226,22 @@ def test_workers_store_the_same_text_family(tmp_path, code_index):
                 prepare.PARALLEL_MIN_BYTES, prepare.PARALLEL_MIN_FILES = old
             got[jobs] = sorted(idx.sql("SELECT d.path, t.hash FROM code_text_hashes t JOIN documents d USING (doc)")[1])
     assert got[1] == got[2] and got[1]
+
+
+def test_an_index_made_without_the_text_family_scores_code_by_its_tokens(tmp_path, cli):
+    db = tmp_path / "plain.duckdb"
+    r = cli("add", CODE, "--db", db, "--no-code-text")
+    assert r.exit_code == 0, r.output
+    with winnowdb.open(db, read_only=True) as idx:
+        assert idx.sql("SELECT COUNT(*) FROM code_text_hashes")[1] == [(0,)]
+        assert {k: idx.store.settings[k] for k in ("code_text_k", "code_text_w")} == {"code_text_k": "0",
+                                                                                      "code_text_w": "0"}
+        rows = idx.pairs(top=0)
+    assert rows and all(r["text_containment"] is None for r in rows)
+    assert all(r["score"] == max(r["containment_a"], r["containment_b"]) for r in rows)
+    # it is a choice, not a lack: upgrade and check leave it alone, and the setting is fixed
+    assert "nothing to do" in cli("upgrade", "--db", db).stdout
+    r = cli("check", "--db", db)
+    assert r.exit_code == 0 and "no text family" not in r.output
+    r = cli("add", CODE, "--db", db, "--code-text")
+    assert r.exit_code != 0 and "code_text_k=0" in r.output

@@ -69,6 +69,11 @@ def add(
         help="Which k-gram hashes become fingerprints (new index only): winnow (default; every shared "
              "passage of w+k-1 units is found), all (every k-gram), mod (hashes 0 mod --mod-m)."),
     mod_m: Optional[int] = typer.Option(None, "--mod-m", min=1, help="m for --selection mod (default 8)."),
+    code_text: Optional[bool] = typer.Option(
+        None, "--code-text/--no-code-text",
+        help="Also fingerprint the text of code files (identifiers, literals, comments) as a second "
+             "evidence of the pair score (new index only; default on). Off: adding and pairing code "
+             "is cheaper, and code pairs are scored by their tokens alone (docs/score.md)."),
     jobs: Optional[int] = typer.Option(
         None, "--jobs", "-j", min=1,
         help="Processes that read and fingerprint files (default: one per CPU; 1 = no workers). "
@@ -95,7 +100,8 @@ def add(
             except ValueError as exc:
                 fail(str(exc))
         with open_index(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
-                   text_normalizer=text_normalizer, selection=selection, mod_m=mod_m) as idx:
+                        text_normalizer=text_normalizer, selection=selection, mod_m=mod_m,
+                        code_text=code_text) as idx:
             progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(),
                                 TransferSpeedColumn(), TimeRemainingColumn(),
                                 TextColumn("{task.fields[file]}"), console=err, transient=True,

@@ -39,8 +39,9 @@ class CodeTextFilled:
 
 
 def needs_code_text(store) -> bool:
-    """Whether the index records no text family yet (its code documents have none)."""
-    return store.settings.code_text_kw() is None
+    """Whether the index records nothing of the text family: made before it existed (its code
+    documents have none). An index made without it (``add --no-code-text``) records 0 and 0."""
+    return not all(key in store.settings for key in CODE_TEXT_DEFAULTS)
 
 
 def fill_code_text(store, *, on_start: Callable[[int, int], None] | None = None,

@@ -269,9 +269,9 @@ def _note_old_code_tokens(report: CheckReport, con, settings: dict[str, str]) ->
 def _note_no_code_text(report: CheckReport, con, settings: dict[str, str]) -> None:
     import duckdb
 
-    from ..settings import IndexSettings
+    from ..settings import CODE_TEXT_DEFAULTS
 
-    if IndexSettings(settings).code_text_kw() is not None:
+    if all(key in settings for key in CODE_TEXT_DEFAULTS):  # recorded (0 and 0: made without it)
         return
     try:
         n = int(con.execute(sqlfiles.load("code_documents_count")).fetchall()[0][0])
