@@ -20,12 +20,13 @@
 -- that use them (DuckDB 2.0.1 otherwise joined the names onto the self-join's output).
 -- The score (issue 21; docs/score.md): how likely the pair is a copy, in [0, 1], the ranking.
 -- Text: the larger containment. Code, when both sides have the text family (code_text_hashes:
--- their text in short k-grams, identifiers, literals and comments kept): max(S^4, T), where S
+-- their text in short k-grams, identifiers, literals and comments kept): max(S^4 (0.9 + 0.1 T), T), where S
 -- and T are the larger containments of the code tokens and of the text family, each hash
 -- weighted by its rarity, ln(N / df) over the N submissions (a hash every solution has counts
 -- little). The tokens find renamed and reformatted copies but run high on unrelated programs
 -- that share structure (S^4 deflates them); the text family finds what the tokens miss and is
--- low on unrelated programs. The text family is capped like the tokens ($max_df), and lowered
+-- low on unrelated programs; and of two pairs whose tokens match alike, the one whose text
+-- agrees more ranks first (the last tenth of the tokens' score is the text's). The text family is capped like the tokens ($max_df), and lowered
 -- where its self-join would exceed 1 million rows (short k-grams of code are common: a tenth of
 -- the tokens' budget keeps it under half a second on 1,000 files, and the commonest weigh least);
 -- it rescores the pairs the tokens find and adds none. Chosen on the dev sets:
@@ -151,11 +152,12 @@ scored AS (
            CASE WHEN ta.n > 0 AND tb.n > 0
                 THEN GREATEST(CAST(COALESCE(tc.shared, 0) AS DOUBLE) / ta.n,
                               CAST(COALESCE(tc.shared, 0) AS DOUBLE) / tb.n) END AS text_containment,
+           -- S and T, the rarity-weighted larger containments of the tokens and the text family
            CASE WHEN ta.weight > 0 AND tb.weight > 0 AND ia.weight > 0 AND ib.weight > 0
-                THEN GREATEST(POWER(LEAST(1.0, GREATEST(c.shared_weight / ia.weight, c.shared_weight / ib.weight)), 4),
-                              LEAST(1.0, GREATEST(COALESCE(tc.shared_weight, 0) / ta.weight,
-                                                  COALESCE(tc.shared_weight, 0) / tb.weight)))
-           END AS code_score
+                THEN LEAST(1.0, GREATEST(c.shared_weight / ia.weight, c.shared_weight / ib.weight)) END AS s,
+           CASE WHEN ta.weight > 0 AND tb.weight > 0 AND ia.weight > 0 AND ib.weight > 0
+                THEN LEAST(1.0, GREATEST(COALESCE(tc.shared_weight, 0) / ta.weight,
+                                         COALESCE(tc.shared_weight, 0) / tb.weight)) END AS t
     FROM counted c
     JOIN subinfo ia ON ia.sub = c.sa
     JOIN subinfo ib ON ib.sub = c.sb
@@ -171,7 +173,7 @@ named AS (
            CASE WHEN ia.submission < ib.submission THEN s.nb ELSE s.na END AS fingerprints_b,
            s.cmax, s.text_containment,
            -- rounded: sums of weights differ in their last bits with the order threads add them in
-           COALESCE(ROUND(s.code_score, 9), s.cmax) AS score
+           COALESCE(ROUND(GREATEST(POWER(s.s, 4) * (0.9 + 0.1 * s.t), s.t), 9), s.cmax) AS score
     FROM scored s
     JOIN subinfo ia ON ia.sub = s.sa
     JOIN subinfo ib ON ib.sub = s.sb

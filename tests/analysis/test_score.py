@@ -2,7 +2,8 @@
 
 The contract: ``score`` is in [0, 1] on every pair; identical copies score 1; unrelated documents
 score near 0; the pairs come best score first; the containments beside it are unchanged. The
-formula (text: the larger containment; code: max(S^4, T) of the rarity-weighted containments of
+formula (text: the larger containment; code: max(S^4 (0.9 + 0.1 T), T) of the rarity-weighted
+containments of
 the code tokens and of the text family) is recomputed here in plain Python from the index's own
 tables, and must equal what ``sql/pairs.sql`` gives, pair by pair.
 """
@@ -114,7 +115,7 @@ def test_text_pairs_score_their_larger_containment(index_db):
 
 
 def _reference_scores(db: Path, max_df: int) -> dict[frozenset, float]:
-    """max(S^4, T) for code pairs with both families, else the larger containment: the formula of
+    """max(S^4 (0.9 + 0.1 T), T) for code pairs with both families, else the larger containment: the formula of
     docs/score.md over the stored rows, in plain Python; hashes in more than ``max_df`` documents
     count nowhere."""
     con = duckdb.connect(str(db), read_only=True)
@@ -151,7 +152,11 @@ def _reference_scores(db: Path, max_df: int) -> dict[frozenset, float]:
                 continue
             cmax = max(shared / len(tokens[a]), shared / len(tokens[b]))
             both = texts.get(a) and texts.get(b)
-            out[frozenset((a, b))] = max(s_of(a, b) ** 4, t_of(a, b)) if both else cmax
+            if both:
+                t = t_of(a, b)
+                out[frozenset((a, b))] = max(s_of(a, b) ** 4 * (0.9 + 0.1 * t), t)
+            else:
+                out[frozenset((a, b))] = cmax
     return out
 
 
