@@ -103,11 +103,13 @@ def fingerprint_sources(texts: list[str], settings: Mapping[str, str], paths: li
 def code_text_hashes(texts: list[str], settings: Mapping[str, str], *, every_kgram: bool = False,
                      compiled: bool = False) -> list[np.ndarray] | None:
     """The text family of code documents (issue 21): each text read as prose and winnowed in
-    short k-grams (settings code_text_k / code_text_w), as its sorted distinct hashes (int64).
-    None when the index records no text family (``IndexSettings.code_text_kw``). ``every_kgram``
-    keeps every k-gram (boilerplate, as ``fingerprint_source``). One pass over all the texts
-    (``fingerprint.batch.fingerprint_many``)."""
+    short k-grams (settings code_text_k / code_text_w), as its distinct hashes (int64; in no
+    particular order). None when the index records no text family (``IndexSettings.code_text_kw``).
+    ``every_kgram`` keeps every k-gram (boilerplate, as ``fingerprint_source``). One pass over
+    all the texts (``fingerprint.batch.fingerprint_many``); with ``compiled``, the prose units and
+    the distinct hashes come from the compiled kernels too (the same sets)."""
     from ..fingerprint.batch import fingerprint_many
+    from ..fingerprint.compiled import compiled_kernels
 
     settings = settings if isinstance(settings, IndexSettings) else IndexSettings(settings)
     kw = settings.code_text_kw()
@@ -115,10 +117,17 @@ def code_text_hashes(texts: list[str], settings: Mapping[str, str], *, every_kgr
         return None
     if not texts:
         return []
-    norms = [normalize_as(text, "prose") for text in texts]
+    norms = [normalize_as(text, "prose", compiled=compiled) for text in texts]
     fps = fingerprint_many(norms, kw[0], kw[1], salt=settings.salt("prose"),
                            selection="all" if every_kgram else "winnow", compiled=compiled)
-    return [np.unique(f.hash) for f in fps]
+    kernels = compiled_kernels() if compiled else None
+    if kernels is None:
+        return [np.unique(f.hash) for f in fps]
+    offsets = np.zeros(len(fps) + 1, dtype=np.int64)
+    np.cumsum([f.hash.shape[0] for f in fps], out=offsets[1:])
+    hashes = np.concatenate([f.hash for f in fps])
+    first, _ = kernels.first_in_docs(hashes, offsets)
+    return [hashes[offsets[i]:offsets[i + 1]][first[offsets[i]:offsets[i + 1]]] for i in range(len(fps))]
 
 
 def document_simhashes(texts: list[str], normalized: list, compiled: bool = False) -> list[int]:
