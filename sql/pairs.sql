@@ -19,17 +19,17 @@
 -- MATERIALIZED (a planning hint; dropped for Spark): compute these CTEs once, before the joins
 -- that use them (DuckDB 2.0.1 otherwise joined the names onto the self-join's output).
 -- The score (issue 21; docs/score.md): how likely the pair is a copy, in [0, 1], the ranking.
--- Text: the larger containment. Code, when both sides have the text family (code_text_hashes:
--- their text in short k-grams, identifiers, literals and comments kept): max(S^4 (0.9 + 0.1 T), T), where S
--- and T are the larger containments of the code tokens and of the text family, each hash
--- weighted by its rarity, ln(N / df) over the N submissions (a hash every solution has counts
--- little). The tokens find renamed and reformatted copies but run high on unrelated programs
--- that share structure (S^4 deflates them); the text family finds what the tokens miss and is
--- low on unrelated programs; and of two pairs whose tokens match alike, the one whose text
--- agrees more ranks first (the last tenth of the tokens' score is the text's). The text family is capped like the tokens ($max_df), and lowered
--- where its self-join would exceed 1 million rows (short k-grams of code are common: a tenth of
--- the tokens' budget keeps it under half a second on 1,000 files, and the commonest weigh least);
--- it rescores the pairs the tokens find and adds none. Chosen on the dev sets:
+-- Text: the larger containment, S. Code, when both sides have the text family (code_text_hashes:
+-- their text in short k-grams, identifiers, literals and comments kept): max(S^4 (0.9 + 0.1 T), T),
+-- where T is the text family's larger containment with each hash weighted by its rarity,
+-- ln(N / df) over the N submissions (a k-gram every solution has counts little). The tokens find
+-- renamed and reformatted copies but run high on unrelated programs that share structure (S^4
+-- deflates them); the text finds what the tokens miss and is low on unrelated programs; of two
+-- pairs whose tokens match alike, the one whose text agrees more ranks first (the last tenth of
+-- the tokens' score is the text's). The text family is capped like the tokens ($max_df), and
+-- lowered where its self-join would exceed 1 million rows (short k-grams of code are common: a
+-- tenth of the tokens' budget keeps it under half a second on 1,000 files, and the commonest
+-- weigh least); it rescores the pairs the tokens find and adds none. Chosen on the dev sets:
 -- bench/results/score_study.md.
 -- Columns: a, b (submission names; a < b), shared, fingerprints_a, fingerprints_b,
 -- containment_a (shared / fingerprints_a), containment_b, resemblance (shared / union),
@@ -63,32 +63,28 @@ marked AS MATERIALIZED (  -- distinct (hash, submission) rows whose hash is shar
     LEFT JOIN boilerplate_hashes b ON b.hash = f.hash
     WHERE d.kind = 'document' AND (s.hash IS NOT NULL OR b.hash IS NOT NULL)
 ),
-excluded AS (  -- per submission: its excluded hashes, and the sum of ln(df) of its usable shared ones
-    SELECT m.sub, COUNT(*) FILTER (WHERE m.boilerplate OR m.df > cap.max_df) AS n,
-           SUM(LN(m.df)) FILTER (WHERE NOT m.boilerplate AND m.df <= cap.max_df) AS ln_df
+excluded AS (
+    SELECT m.sub, COUNT(*) AS n
     FROM marked m
     CROSS JOIN cap
+    WHERE m.boilerplate OR m.df > cap.max_df
     GROUP BY m.sub
 ),
-subinfo AS MATERIALIZED (  -- one row per submission: its name, whether new, its size after the exclusions,
-    -- and its weight: the sum of ln(N / df) over its usable hashes (those in it alone weigh ln N)
-    SELECT s.sub, s.submission, s.is_new, COALESCE(v.hashes, s.hashes) - COALESCE(e.n, 0) AS n,
-           (COALESCE(v.hashes, s.hashes) - COALESCE(e.n, 0)) * LN(t.n) - COALESCE(e.ln_df, 0) AS weight
+subinfo AS MATERIALIZED (  -- one row per submission: its name, whether new, its size after the exclusions
+    SELECT s.sub, s.submission, s.is_new, COALESCE(v.hashes, s.hashes) - COALESCE(e.n, 0) AS n
     FROM subs s
-    CROSS JOIN total t
     LEFT JOIN several v ON v.sub = s.sub
     LEFT JOIN excluded e ON e.sub = s.sub
 ),
 joinable AS MATERIALIZED (
-    SELECT m.hash, m.sub, i.is_new, LN(t.n) - LN(m.df) AS weight
+    SELECT m.hash, m.sub, i.is_new
     FROM marked m
     JOIN subinfo i ON i.sub = m.sub
     CROSS JOIN cap
-    CROSS JOIN total t
     WHERE NOT m.boilerplate AND m.df >= 2 AND m.df <= cap.max_df
 ),
 counted AS (
-    SELECT x.sub AS sa, y.sub AS sb, COUNT(*) AS shared, SUM(x.weight) AS shared_weight
+    SELECT x.sub AS sa, y.sub AS sb, COUNT(*) AS shared
     FROM joinable x
     JOIN joinable y ON x.hash = y.hash AND x.sub < y.sub
     WHERE $new_label IS NULL OR x.is_new OR y.is_new
@@ -147,15 +143,13 @@ text_counted AS (  -- the text family's shared hashes per pair (joined to the pa
     GROUP BY x.sub, y.sub
 ),
 scored AS (
-    SELECT c.sa, c.sb, c.shared, ia.n AS na, ib.n AS nb,
+    SELECT ia.submission AS name_a, ib.submission AS name_b, c.shared, ia.n AS na, ib.n AS nb,
            GREATEST(CAST(c.shared AS DOUBLE) / ia.n, CAST(c.shared AS DOUBLE) / ib.n) AS cmax,
            CASE WHEN ta.n > 0 AND tb.n > 0
                 THEN GREATEST(CAST(COALESCE(tc.shared, 0) AS DOUBLE) / ta.n,
                               CAST(COALESCE(tc.shared, 0) AS DOUBLE) / tb.n) END AS text_containment,
-           -- S and T, the rarity-weighted larger containments of the tokens and the text family
-           CASE WHEN ta.weight > 0 AND tb.weight > 0 AND ia.weight > 0 AND ib.weight > 0
-                THEN LEAST(1.0, GREATEST(c.shared_weight / ia.weight, c.shared_weight / ib.weight)) END AS s,
-           CASE WHEN ta.weight > 0 AND tb.weight > 0 AND ia.weight > 0 AND ib.weight > 0
+           -- T, the rarity-weighted larger containment of the text family (when both sides have it)
+           CASE WHEN ta.weight > 0 AND tb.weight > 0
                 THEN LEAST(1.0, GREATEST(COALESCE(tc.shared_weight, 0) / ta.weight,
                                          COALESCE(tc.shared_weight, 0) / tb.weight)) END AS t
     FROM counted c
@@ -166,17 +160,15 @@ scored AS (
     LEFT JOIN text_counted tc ON tc.sa = c.sa AND tc.sb = c.sb
 ),
 named AS (
-    SELECT CASE WHEN ia.submission < ib.submission THEN ia.submission ELSE ib.submission END AS a,
-           CASE WHEN ia.submission < ib.submission THEN ib.submission ELSE ia.submission END AS b,
+    SELECT CASE WHEN s.name_a < s.name_b THEN s.name_a ELSE s.name_b END AS a,
+           CASE WHEN s.name_a < s.name_b THEN s.name_b ELSE s.name_a END AS b,
            s.shared,
-           CASE WHEN ia.submission < ib.submission THEN s.na ELSE s.nb END AS fingerprints_a,
-           CASE WHEN ia.submission < ib.submission THEN s.nb ELSE s.na END AS fingerprints_b,
+           CASE WHEN s.name_a < s.name_b THEN s.na ELSE s.nb END AS fingerprints_a,
+           CASE WHEN s.name_a < s.name_b THEN s.nb ELSE s.na END AS fingerprints_b,
            s.cmax, s.text_containment,
            -- rounded: sums of weights differ in their last bits with the order threads add them in
-           COALESCE(ROUND(GREATEST(POWER(s.s, 4) * (0.9 + 0.1 * s.t), s.t), 9), s.cmax) AS score
+           COALESCE(ROUND(GREATEST(POWER(s.cmax, 4) * (0.9 + 0.1 * s.t), s.t), 9), s.cmax) AS score
     FROM scored s
-    JOIN subinfo ia ON ia.sub = s.sa
-    JOIN subinfo ib ON ib.sub = s.sb
 )
 SELECT a, b, shared, fingerprints_a, fingerprints_b,
        CAST(shared AS DOUBLE) / fingerprints_a AS containment_a,

@@ -2,10 +2,9 @@
 
 The contract: ``score`` is in [0, 1] on every pair; identical copies score 1; unrelated documents
 score near 0; the pairs come best score first; the containments beside it are unchanged. The
-formula (text: the larger containment; code: max(S^4 (0.9 + 0.1 T), T) of the rarity-weighted
-containments of
-the code tokens and of the text family) is recomputed here in plain Python from the index's own
-tables, and must equal what ``sql/pairs.sql`` gives, pair by pair.
+formula (text: the larger containment S; code: max(S^4 (0.9 + 0.1 T), T), with T the
+rarity-weighted larger containment of the text family) is recomputed here in plain Python from the
+index's own tables, and must equal what ``sql/pairs.sql`` gives, pair by pair.
 """
 from __future__ import annotations
 
@@ -142,7 +141,7 @@ def _reference_scores(db: Path, max_df: int) -> dict[frozenset, float]:
         return lambda a, b: max(sum(weight[h] for h in family[a] & family[b]) / sum(weight[h] for h in family[x])
                                 for x in (a, b))
 
-    s_of, t_of = weighted(tokens), weighted(texts)
+    t_of = weighted(texts)
     out = {}
     paths = sorted(tokens)
     for i, a in enumerate(paths):
@@ -154,7 +153,7 @@ def _reference_scores(db: Path, max_df: int) -> dict[frozenset, float]:
             both = texts.get(a) and texts.get(b)
             if both:
                 t = t_of(a, b)
-                out[frozenset((a, b))] = max(s_of(a, b) ** 4 * (0.9 + 0.1 * t), t)
+                out[frozenset((a, b))] = max(cmax ** 4 * (0.9 + 0.1 * t), t)
             else:
                 out[frozenset((a, b))] = cmax
     return out
