@@ -27,9 +27,9 @@
 -- deflates them); the text finds what the tokens miss and is low on unrelated programs; of two
 -- pairs whose tokens match alike, the one whose text agrees more ranks first (the last tenth of
 -- the tokens' score is the text's). The text family is capped like the tokens ($max_df), and
--- lowered where its self-join would exceed 1 million rows (short k-grams of code are common: a
--- tenth of the tokens' budget keeps it under half a second on 1,000 files, and the commonest
--- weigh least); it rescores the pairs the tokens find and adds none. Chosen on the dev sets:
+-- lowered where its self-join would exceed 1 million rows (the code_text_max_df view: short
+-- k-grams of code are common, a tenth of the tokens' budget keeps it under half a second on 1,000
+-- files, and the commonest weigh least); it rescores the pairs the tokens find and adds none. Chosen on the dev sets:
 -- bench/results/score_study.md.
 -- Columns: a, b (submission names; a < b), shared, fingerprints_a, fingerprints_b,
 -- containment_a (shared / fingerprints_a), containment_b, resemblance (shared / union),
@@ -103,24 +103,13 @@ text_marked AS MATERIALIZED (  -- the text family: distinct (hash, submission) o
     JOIN documents d ON d.doc = t.doc
     WHERE d.kind = 'document' AND d.sub IN (SELECT sub FROM subs WHERE docs > 1)
 ),
-text_df AS MATERIALIZED (  -- each text hash's df; a hash of a boilerplate document never counts
-    SELECT m.hash, COUNT(*) AS df
-    FROM text_marked m
-    WHERE NOT EXISTS (SELECT 1 FROM code_text_hashes t JOIN documents d ON d.doc = t.doc
-                      WHERE d.kind = 'boilerplate' AND t.hash = m.hash)
-    GROUP BY m.hash
+text_df AS MATERIALIZED (  -- each text hash's df (code_text_df: boilerplate hashes left out)
+    SELECT hash, df FROM code_text_df
 ),
-text_cost AS (  -- the text family's self-join rows up to each df (as default_max_df counts them)
-    SELECT df, SUM(CAST(hashes AS DOUBLE) * df * (df - 1) / 2)
-               OVER (ORDER BY df ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS join_rows
-    FROM (SELECT df, COUNT(*) AS hashes FROM text_df WHERE df >= 2 GROUP BY df) h
-),
-text_cap AS (  -- $max_df, lowered (not below 10) where the self-join would exceed 1 million rows
-    SELECT CASE WHEN (SELECT COUNT(*) FROM text_cost WHERE join_rows > 1000000) = 0 THEN cap.max_df
-                ELSE LEAST(cap.max_df, GREATEST(10, COALESCE((SELECT MAX(df) FROM text_cost
-                                                               WHERE join_rows <= 1000000), 10)))
-           END AS max_df
+text_cap AS (  -- $max_df, or the text family's own lower cap (code_text_max_df: 1 million join rows)
+    SELECT LEAST(cap.max_df, COALESCE(v.max_df, cap.max_df)) AS max_df
     FROM cap
+    CROSS JOIN code_text_max_df v
 ),
 text_usable AS MATERIALIZED (  -- the text family's usable (hash, submission) rows, with their weight
     SELECT m.hash, m.sub, f.df, LN(t.n) - LN(f.df) AS weight
