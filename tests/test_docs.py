@@ -99,7 +99,7 @@ def test_readme_sql_examples_run_in_plain_duckdb(readme_index):
     # would take for an option)
     query = "\n".join(line for line in statements[0].splitlines() if not line.startswith("--"))
     r = ok(run(["sql", query, "--db", readme_index, "-f", "json"], REPO), "winnowdb sql")
-    assert [row["a"] for row in json.loads(r.stdout)] == [p[0] for p in pairs]
+    assert [(row["a"], row["b"]) for row in json.loads(r.stdout)] == [p[:2] for p in scored]
 
 
 def test_readme_tables_of_the_index_match_a_real_index(readme_index):
