@@ -179,12 +179,15 @@ class Index:
 
     def query(self, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
               min_shared: int = 1, language: str | None = None) -> list[dict]:
-        """Indexed submissions sharing fingerprints with the file ``source``, ranked.
+        """Indexed submissions sharing fingerprints with the file ``source``: the ``top`` that
+        share the most, likeliest copies (highest score) first.
 
         Each hit: path, shared, query_fingerprints, fingerprints, containment (how much of the
         query is found in the hit), contained (how much of the hit is found in the query),
-        resemblance. ``language`` tokenizes a file that is not indexed as code in that language
-        (as ``add --language``; default: by its extension).
+        resemblance, text_containment (code: the text family's; else None) and score (in [0, 1]:
+        the pair score of the query and the hit, docs/score.md). ``language`` tokenizes a file
+        that is not indexed as code in that language (as ``add --language``; default: by its
+        extension).
         """
         from .analysis.query import query_hits
 

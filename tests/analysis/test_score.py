@@ -249,3 +249,38 @@ def test_an_index_made_without_the_text_family_scores_code_by_its_tokens(tmp_pat
     assert r.exit_code == 0 and "no text family" not in r.output
     r = cli("add", CODE, "--db", db, "--code-text")
     assert r.exit_code != 0 and "code_text_k=0" in r.output
+
+
+def test_a_query_hit_scores_as_the_pair_does(code_index, tmp_path):
+    db, src, rows = code_index
+    pairs = {frozenset((Path(r["a"]).name, Path(r["b"]).name)): r for r in rows}
+    with winnowdb.open(db, read_only=True) as idx:
+        for name in ("prog1.py", "prog2.py", "stack.py", "queue.java"):
+            hits = idx.query(src / name, top=0)
+            assert hits and [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
+            for h in hits:  # an indexed query: the very numbers of its pairs
+                pair = pairs[frozenset((name, Path(h["path"]).name))]
+                assert h["score"] == pytest.approx(pair["score"], abs=1e-9), (name, h["path"])
+                assert h["text_containment"] == pytest.approx(pair["text_containment"])
+        # a file that is not indexed: an exact copy of prog2 scores 1 with it, and its text family
+        # is computed from the file (a renamed copy keeps the tokens, loses much of the text)
+        outside = tmp_path / "outside.py"
+        outside.write_text((src / "prog2.py").read_text())
+        top = idx.query(outside, top=3)[0]
+        assert Path(top["path"]).name == "prog2.py" and top["score"] == 1.0 and top["text_containment"] == 1.0
+        renamed = tmp_path / "renamed.py"
+        text = (src / "prog2.py").read_text()
+        for old, new in zip(random_words(2, 40)[:8], ("aa", "bb", "cc", "dd", "ee", "ff", "gg", "hh")):
+            text = text.replace(old, new)
+        renamed.write_text(text)
+        top = idx.query(renamed, top=3)[0]
+        assert Path(top["path"]).name == "prog2.py" and 0.9 <= top["score"] < 1.0 and top["text_containment"] < 0.9
+
+
+def test_a_text_query_scores_its_larger_containment(index_db, corpus):
+    with winnowdb.open(index_db, read_only=True) as idx:
+        hits = idx.query(corpus / "essays" / "tides.txt", top=0)
+    assert hits
+    for h in hits:
+        assert h["text_containment"] is None
+        assert h["score"] == pytest.approx(max(h["containment"], h["contained"]))

@@ -215,7 +215,7 @@ def test_cli_query_sketch(related, cli):
     assert res.exit_code == 0 and "sketch_shared" in res.stdout
     res = cli("query", root / "essay.txt", "--db", db, "--sketch", "0")
     assert res.exit_code != 0 and "Traceback" not in res.output
-    # the plain query is unchanged
+    # the plain query keeps its own fields
     res = cli("query", root / "essay.txt", "--db", db, "--format", "json")
-    assert res.exit_code == 0 and set(json.loads(res.stdout)[0]) == {"path", "shared", "containment",
+    assert res.exit_code == 0 and set(json.loads(res.stdout)[0]) == {"path", "score", "shared", "containment",
                                                                    "contained", "resemblance"}

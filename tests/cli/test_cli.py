@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from winnowdb.cli import app
 
-QUERY_FIELDS = ["path", "shared", "containment", "contained", "resemblance"]
+QUERY_FIELDS = ["path", "score", "shared", "containment", "contained", "resemblance"]
 PAIR_FIELDS = ["a", "b", "score", "shared", "containment_a", "containment_b", "resemblance"]
 
 

@@ -3,8 +3,10 @@
 The document is a side (``sides.Reader``: an indexed file or submission, or a file fingerprinted
 under the index's settings). ``sql/query_hits.sql`` finds the hits from the index's occurrences
 of its usable hashes (read from the few row groups that hold them: fingerprints are stored
-ordered by hash) and ranks them; ``sql/query_hit_sizes.sql`` gives each hit its size and scores,
-from the hit's own hashes, computed again from its stored text (``Reader.document_fingerprints``).
+ordered by hash) and keeps the ``top`` sharing the most; ``sql/query_hit_sizes.sql`` gives each
+its size and scores, from the hit's own hashes, computed again from its stored text
+(``Reader.document_fingerprints``), and orders them by the pair score (docs/score.md; for code,
+with the query's text family, ``Reader.text_family``).
 The exclusions are those of ``pairs`` (boilerplate, more than ``max_df`` submissions). An indexed
 document does not find its own submission.
 """
@@ -23,6 +25,7 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     import numpy as np
 
     side = reader.side(source, language)
+    query_text = reader.text_family(side, language)
     store = reader.store
     cap = reader.max_df(max_df)
     with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
@@ -33,7 +36,7 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     hits = {"sub": found["sub"].astype(np.int32), "submission": found["submission"].astype(object),
             "shared": found["shared"].astype(np.int64),
             "query_fingerprints": found["query_fingerprints"].astype(np.int64)}
-    with store.relations(query_hit_rows=hits):
+    with store.relations(query_hit_rows=hits, query_text_hashes={"hash": query_text}):
         rows = store.rows("hit_documents")
         fps = reader.document_fingerprints([(doc, path, text, chars) for _, doc, path, _, _, chars, text in rows])
         sub_of = {doc: sub for sub, doc, *_ in rows}

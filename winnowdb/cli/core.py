@@ -228,10 +228,11 @@ def query(
     language: Optional[str] = QueryLanguageOption,
     fmt: Format = FormatOption,
 ) -> None:
-    """Which indexed documents share passages with FILE, ranked by how much of FILE they contain.
+    """Which indexed documents share passages with FILE: the --top sharing the most, likeliest copies first.
 
-    Fields: path, shared (distinct fingerprints in common), containment (share of FILE found in
-    the hit), contained (share of the hit found in FILE), resemblance (shared / union).
+    Fields: path, score (0-1, the pair score of FILE and the hit: docs/score.md), shared (distinct
+    fingerprints in common), containment (share of FILE found in the hit), contained (share of
+    the hit found in FILE), resemblance (shared / union).
     With --sketch S: path, sketch_shared, sketch_size, resemblance (the MIN_s estimate).
     With --simhash: path, distance (differing simhash bits), simhash (json/csv); nearest first.
     """
@@ -258,7 +259,7 @@ def query(
                   empty=f"no indexed document has a simhash within {k} bits")
         return
     columns = (["path", "sketch_shared", "sketch_size", "resemblance"] if sketch is not None
-               else ["path", "shared", "containment", "contained", "resemblance"])
+               else ["path", "score", "shared", "containment", "contained", "resemblance"])
     emit_rows(console(), hits, columns, fmt.value,
               title=f"documents sharing passages with {file}", empty="no indexed document shares a passage")
 

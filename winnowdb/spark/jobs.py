@@ -381,17 +381,22 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
         docs = pa.table({"doc": pa.array(sorted({r[0] for r in mine}), pa.int32())})
         spark.createDataFrame(docs).createOrReplaceTempView("query_docs")
         ssql.run(spark, "query_document_hashes").createOrReplaceTempView("query_fingerprints")
+        ssql.run(spark, "query_document_text_hashes").createOrReplaceTempView("query_text_hashes")
     else:
         exclude = None
         from ..analysis.sides import Reader
 
         store = memory_store(ssql.export_settings(spark))
         try:
-            side = Reader(store).side(source)
+            reader = Reader(store)
+            side = reader.side(source)
+            text = reader.text_family(side)
         finally:
             store.close()
         table = pa.table({"hash": side.fingerprints["hash"]})
         spark.createDataFrame(table, "hash bigint").createOrReplaceTempView("query_fingerprints")
+        spark.createDataFrame(pa.table({"hash": pa.array(text, pa.int64())}), "hash bigint") \
+            .createOrReplaceTempView("query_text_hashes")
     cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
     hits = ssql.run(spark, "query_hits", max_df=cap, exclude=exclude, min_shared=max(1, int(min_shared)),
                     top=int(top) if top and top > 0 else None)
