@@ -36,10 +36,14 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     hits = {"sub": found["sub"].astype(np.int32), "submission": found["submission"].astype(object),
             "shared": found["shared"].astype(np.int64),
             "query_fingerprints": found["query_fingerprints"].astype(np.int64)}
-    with store.relations(query_hit_rows=hits, query_text_hashes={"hash": query_text}):
+    with store.relations(query_hit_rows=hits):
         rows = store.rows("hit_documents")
         fps = reader.document_fingerprints([(doc, path, text, chars) for _, doc, path, _, _, chars, text in rows])
         sub_of = {doc: sub for sub, doc, *_ in rows}
         subs = np.array([sub_of[d] for d in fps["doc"].tolist()], dtype=np.int32)
-        with store.relations(hit_hashes={"sub": subs, "hash": fps["hash"]}):
+        hit_text = {"sub": np.empty(0, np.int32), "text_containment": np.empty(0), "t": np.empty(0)}
+        if query_text.shape[0]:  # a code query in an index with the text family: its evidence per hit
+            with store.relations(query_text_hashes={"hash": query_text}):
+                hit_text = store.columns("query_hit_text", max_df=cap)
+        with store.relations(hit_hashes={"sub": subs, "hash": fps["hash"]}, hit_text=hit_text):
             return store.records("query_hit_sizes", max_df=cap)
