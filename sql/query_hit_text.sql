@@ -1,7 +1,8 @@
 -- query_hit_text.sql: the text family's evidence for each hit of a code query (the pair score:
--- docs/score.md), read by query_hit_sizes.sql as hit_text.
--- Reads the relations query_hit_rows(sub, ...) (query_hits.sql's rows) and query_text_hashes(hash)
--- (the query's code text family: its text in short k-grams), registered by the caller.
+-- docs/score.md), read by query_hit_sizes.sql as hit_text; and for the two sides of `compare`.
+-- Reads the relations query_text_hashes(hash) (the query's code text family: its text in short
+-- k-grams) and hit_text_hashes(sub, hash) (each hit's: hit_text_hashes.sql, or a side's),
+-- registered by the caller.
 -- T is the text family's larger containment, each k-gram weighted by ln(N / df) (df from the
 -- code_text_df view; a k-gram the index does not hold counts 1), the k-grams in more
 -- submissions than the text family's cap (the smaller of $max_df and code_text_max_df) or of
@@ -21,11 +22,7 @@ q_text AS MATERIALIZED (
     SELECT DISTINCT hash FROM query_text_hashes WHERE hash NOT IN (SELECT hash FROM text_boilerplate)
 ),
 h_text AS MATERIALIZED (  -- the hits' text family
-    SELECT DISTINCT d.sub, t.hash
-    FROM code_text_hashes t
-    JOIN documents d ON d.doc = t.doc
-    WHERE d.kind = 'document' AND d.sub IN (SELECT sub FROM query_hit_rows)
-      AND t.hash NOT IN (SELECT hash FROM text_boilerplate)
+    SELECT DISTINCT sub, hash FROM hit_text_hashes WHERE hash NOT IN (SELECT hash FROM text_boilerplate)
 ),
 text_weights AS MATERIALIZED (  -- each k-gram's weight; none (NULL) above the cap
     SELECT x.hash,

@@ -284,3 +284,30 @@ def test_a_text_query_scores_its_larger_containment(index_db, corpus):
     for h in hits:
         assert h["text_containment"] is None
         assert h["score"] == pytest.approx(max(h["containment"], h["contained"]))
+
+
+def test_compare_explains_the_pair_score(code_index, index_db, corpus, cli, tmp_path):
+    db, src, rows = code_index
+    pairs = {frozenset((Path(r["a"]).name, Path(r["b"]).name)): r for r in rows}
+    with winnowdb.open(db, read_only=True) as idx:
+        for a, b in (("prog1.py", "prog1_renamed.py"), ("prog0.py", "prog0_copy.py"), ("prog2.py", "prog6.py")):
+            cmp = idx.compare(src / a, src / b)
+            pair = pairs[frozenset((a, b))]
+            assert cmp.score["score"] == pytest.approx(pair["score"], abs=1e-9)
+            assert cmp.score["text_containment"] == pytest.approx(pair["text_containment"])
+            assert 0 <= cmp.score["coverage_a"] <= 1 and 0 <= cmp.score["coverage_b"] <= 1
+        same = idx.compare(src / "prog0.py", src / "prog0_copy.py").score
+        assert same["score"] == 1.0 and same["coverage_a"] > 0.95 and same["coverage_b"] > 0.95
+    with winnowdb.open(index_db, read_only=True) as idx:
+        text = idx.compare(corpus / "essays" / "tides.txt", corpus / "essays" / "tides_copy.txt").score
+    assert text["text_containment"] is None
+    assert text["score"] == pytest.approx(max(text["containment_a"], text["containment_b"]))
+    assert 0.2 < text["coverage_b"] < 1  # a partial copy: part of each side is in a passage
+    # the terminal and the report say it
+    r = cli("compare", src / "prog1.py", src / "prog1_renamed.py", "--db", db)
+    assert r.exit_code == 0 and "score " in r.stdout and "text (identifiers, literals, comments)" in r.stdout
+    out = tmp_path / "report.html"
+    r = cli("report", "--html", out, "--db", db, "--top", "3")
+    assert r.exit_code == 0, r.output
+    html = out.read_text()
+    assert 'class="evidence"' in html and "passages cover" in html and ">score</th>" in html

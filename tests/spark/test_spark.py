@@ -329,7 +329,7 @@ def _params(con) -> dict:
 #: (materialized by the caller as in winnowdb.sketches): (relation, file, extra parameters)
 DERIVED = [("usable_hashes", "cluster_usable_hashes", {}), ("counted_hashes", "countable_hashes", {}),
            ("query_hit_rows", "query_hits", {}), ("hit_hashes", "hit_hashes_stored", {}),
-           ("hit_text", "query_hit_text", {})]
+           ("hit_text_hashes", "hit_text_hashes", {}), ("hit_text", "query_hit_text", {})]
 
 #: (query file, parameter overrides): the same file may run with several bindings. Run here over
 #: the exported Parquet files (the layout Spark reads in production).
@@ -354,7 +354,8 @@ PARITY = [
     ("default_max_df_value", {}),
     ("settings_all", {}),
     ("meta_all", {}),
-    ("query_hit_text", {}),  # the text family's evidence per hit (reads query_hit_rows, query_text_hashes)
+    ("hit_text_hashes", {}),  # the hits' text family (reads query_hit_rows)
+    ("query_hit_text", {}),  # the text family's evidence per hit (reads query_text_hashes, hit_text_hashes)
     ("query_hit_sizes", {}),  # the hits of query_hits with sizes (reads query_hit_rows, hit_hashes, hit_text)
     ("hit_hashes_stored", {}),
     ("common_fingerprints_counted", {}),

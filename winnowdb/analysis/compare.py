@@ -7,7 +7,9 @@ many pairs -- every indexed side read in one query, the countable hashes of all 
 scan -- so a report of 50 pairs costs about what one comparison does; each pair's matches are
 then a join of two small relations (``sql/passage_matches.sql``), merged into passages in Python
 and, for text, grown to the edges of the shared words (``passages.extend_passages``: the two
-text documents of a pair are normalized again for that).
+text documents of a pair are normalized again for that). Each comparison carries the evidence
+behind its pair score: for code, the two sides' text families compared as a query's with a hit's
+(``sql/query_hit_text.sql``), and for every pair the share of each side the passages cover.
 """
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ EXTEND_MAX_CHARS = 5_000_000
 @dataclass
 class Comparison:
     """Two sides and the passages they share, with their scores (shared, containment_a,
-    containment_b, resemblance)."""
+    containment_b, resemblance, text_containment, score: the pair score of docs/score.md) and
+    the share of each side's characters the passages cover (coverage_a, coverage_b)."""
 
     a: Side
     b: Side
@@ -71,8 +74,52 @@ def compare_many(reader: Reader, pairs: list[tuple[str | os.PathLike, str | os.P
             if passages:
                 passages = extend_passages(passages, texts.edges(sa, {p.doc_a for p in passages}),
                                            texts.edges(sb, {p.doc_b for p in passages}))
+            score.update(_evidence(reader, sa, sb, score, passages, cap, language))
             out.append(Comparison(sa, sb, passages, score))
     return out
+
+
+def _evidence(reader: Reader, a: Side, b: Side, score: dict, passages: list[Passage], cap: int,
+              language: str | None) -> dict:
+    """Why the pair scores as it does (docs/score.md): the text family's containment (code: its
+    identifiers, literals and comments; None for text), the pair score, and the share of each
+    side's characters inside a shared passage."""
+    s = max(score["containment_a"], score["containment_b"])
+    text_containment, t = _text_evidence(reader, a, b, cap, language)
+    return {"text_containment": text_containment,
+            "score": round(max(s ** 4 * (0.9 + 0.1 * t), t), 9) if t is not None else s,
+            "coverage_a": _coverage(a, [(p.doc_a, p.start_a, p.end_a) for p in passages]),
+            "coverage_b": _coverage(b, [(p.doc_b, p.start_b, p.end_b) for p in passages])}
+
+
+def _text_evidence(reader: Reader, a: Side, b: Side, cap: int,
+                   language: str | None) -> tuple[float | None, float | None]:
+    """(text_containment, T) of two sides: their text families compared as ``query_hit_text.sql``
+    compares a query's with a hit's; (None, None) when either has none."""
+    ta, tb = reader.text_family(a, language), reader.text_family(b, language)
+    if not ta.shape[0] or not tb.shape[0]:
+        return None, None
+    store = reader.store
+    with store.relations(query_text_hashes={"hash": ta},
+                         hit_text_hashes={"sub": np.zeros(tb.shape[0], dtype=np.int32), "hash": tb}):
+        rows = store.rows("query_hit_text", max_df=cap)
+    return (float(rows[0][1]), float(rows[0][2])) if rows else (None, None)
+
+
+def _coverage(side: Side, spans: list[tuple[int, int, int]]) -> float:
+    """The share of a side's characters inside at least one of ``spans`` (doc, start, end)."""
+    total = sum(len(text) for text in side.texts.values())
+    if not total:
+        return 0.0
+    covered = 0
+    for doc in {d for d, _, _ in spans}:
+        end_so_far = 0
+        for _, start, end in sorted(x for x in spans if x[0] == doc):
+            start = max(start, end_so_far)
+            if end > start:
+                covered += end - start
+                end_so_far = end
+    return covered / total
 
 
 #: characters of text whose ``TextEdges`` are kept for the next pairs (a side in many pairs of a

@@ -43,7 +43,8 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
         subs = np.array([sub_of[d] for d in fps["doc"].tolist()], dtype=np.int32)
         hit_text = {"sub": np.empty(0, np.int32), "text_containment": np.empty(0), "t": np.empty(0)}
         if query_text.shape[0]:  # a code query in an index with the text family: its evidence per hit
-            with store.relations(query_text_hashes={"hash": query_text}):
+            with store.relations(query_text_hashes={"hash": query_text},
+                                 hit_text_hashes=store.columns("hit_text_hashes")):
                 hit_text = store.columns("query_hit_text", max_df=cap)
         with store.relations(hit_hashes={"sub": subs, "hash": fps["hash"]}, hit_text=hit_text):
             return store.records("query_hit_sizes", max_df=cap)

@@ -6,7 +6,7 @@ from .escape import terminal_line
 from .lines import LineIndex
 from .paths import display_path
 
-__all__ = ["passage_records", "compare_to_dict", "render_compare", "text_not_stored", "unstored_note",
+__all__ = ["passage_records", "compare_to_dict", "evidence_line", "render_compare", "text_not_stored", "unstored_note",
            "CLIP_WIDTH", "CLIP_CONTEXT"]
 
 
@@ -34,6 +34,16 @@ def passage_records(cmp) -> list[dict]:
             "text_a": ta[p.start_a:p.end_a], "text_b": tb[p.start_b:p.end_b],
         })
     return out
+
+
+def evidence_line(score: dict) -> str:
+    """One line: the pair score and the evidence behind it (docs/score.md)."""
+    parts = [f"score {100 * score['score']:.1f}%"]
+    if score.get("text_containment") is not None:
+        parts.append(f"code tokens {100 * max(score['containment_a'], score['containment_b']):.1f}%, "
+                     f"text (identifiers, literals, comments) {100 * score['text_containment']:.1f}%")
+    parts.append(f"passages cover {100 * score['coverage_a']:.1f}% of A, {100 * score['coverage_b']:.1f}% of B")
+    return " · ".join(parts)
 
 
 def compare_to_dict(cmp) -> dict:
@@ -134,6 +144,7 @@ def render_compare(console, cmp, *, max_lines: int = 12) -> None:
         f"{s['shared']} shared fingerprints · {100 * s['containment_a']:.1f}% of A found in B · "
         f"{100 * s['containment_b']:.1f}% of B found in A · resemblance {100 * s['resemblance']:.1f}% · "
         f"{len(cmp.passages)} passage{'' if len(cmp.passages) == 1 else 's'}"))
+    console.print(Text(evidence_line(s), style="bold"))
     for rec, p in zip(passage_records(cmp), cmp.passages):
         if text_not_stored(cmp, p):
             continue

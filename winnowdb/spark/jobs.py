@@ -403,6 +403,7 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
     hits.cache().createOrReplaceTempView("query_hit_rows")  # sizes and scores next, as Index.query
     try:
         ssql.run(spark, "hit_hashes_stored").createOrReplaceTempView("hit_hashes")
+        ssql.run(spark, "hit_text_hashes").createOrReplaceTempView("hit_text_hashes")
         ssql.run(spark, "query_hit_text", max_df=cap).createOrReplaceTempView("hit_text")
         return ssql.rows(ssql.run(spark, "query_hit_sizes", max_df=cap))
     finally:
