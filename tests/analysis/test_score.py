@@ -310,4 +310,4 @@ def test_compare_explains_the_pair_score(code_index, index_db, corpus, cli, tmp_
     r = cli("report", "--html", out, "--db", db, "--top", "3")
     assert r.exit_code == 0, r.output
     html = out.read_text()
-    assert 'class="evidence"' in html and "passages cover" in html and ">score</th>" in html
+    assert "identifiers, literals, comments" in html and "passages cover" in html and ">score</th>" in html
