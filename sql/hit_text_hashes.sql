@@ -1,5 +1,5 @@
 -- hit_text_hashes.sql: the code text family of the hits of query_hits.sql (read by
--- query_hit_text.sql as hit_text_hashes), on DuckDB or Spark.
+-- text_evidence.sql as hit_text_hashes), on DuckDB or Spark.
 -- Reads the relation query_hit_rows(sub, ...) the caller registers.
 -- Columns: sub, hash.
 SELECT DISTINCT d.sub, t.hash

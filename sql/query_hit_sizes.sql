@@ -1,7 +1,7 @@
 -- query_hit_sizes.sql: the hits of query_hits.sql with their sizes and scores, best score first.
 -- Reads the relations query_hit_rows(sub, submission, shared, query_fingerprints) (query_hits.sql's
 -- rows), hit_hashes(sub, hash) (the hits' own fingerprint hashes) and hit_text(sub,
--- text_containment, t) (query_hit_text.sql's rows: the text family's evidence, for a code query
+-- text_containment, t) (text_evidence.sql's rows: the text family's evidence, for a code query
 -- in an index with the family; else empty), registered by the caller.
 -- A hit's size is its distinct hashes less the excluded ones (as in pairs.sql): boilerplate
 -- hashes, and hashes in more than $max_df submissions.

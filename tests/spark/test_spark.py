@@ -306,8 +306,14 @@ def _relations(con, corpus: Path) -> dict:
         "query_docs": pa.table({"doc": pa.array([tides], pa.int32())}),
         # a code file's text family (query_hit_sizes.sql scores hits with it; the tides query's
         # hits have none, so its text CTEs run on real rows and still give the score S)
-        "query_text_hashes": con.sql("SELECT t.hash FROM code_text_hashes t JOIN documents d ON d.doc = t.doc "
-                                     "WHERE d.path LIKE '%code/stack.py'").to_arrow_table(),
+        # text_evidence.sql's sides: a code file's text family against every code submission's
+        # (real rows: the renamed copy, the other code files)
+        "query_text_hashes": con.sql("SELECT CAST(0 AS INTEGER) AS qid, t.hash FROM code_text_hashes t "
+                                     "JOIN documents d ON d.doc = t.doc WHERE d.path LIKE '%code/stack.py'"
+                                     ).to_arrow_table(),
+        "hit_text_hashes": con.sql("SELECT DISTINCT d.sub, t.hash FROM code_text_hashes t JOIN documents d "
+                                   "ON d.doc = t.doc WHERE d.kind = 'document'").to_arrow_table(),
+        "text_pairs": con.sql("SELECT DISTINCT CAST(0 AS INTEGER) AS qid, sub FROM documents").to_arrow_table(),
     }
 
 
@@ -329,7 +335,7 @@ def _params(con) -> dict:
 #: (materialized by the caller as in winnowdb.sketches): (relation, file, extra parameters)
 DERIVED = [("usable_hashes", "cluster_usable_hashes", {}), ("counted_hashes", "countable_hashes", {}),
            ("query_hit_rows", "query_hits", {}), ("hit_hashes", "hit_hashes_stored", {}),
-           ("hit_text_hashes", "hit_text_hashes", {}), ("hit_text", "query_hit_text", {})]
+           ("hit_text", "text_evidence", {})]
 
 #: (query file, parameter overrides): the same file may run with several bindings. Run here over
 #: the exported Parquet files (the layout Spark reads in production).
@@ -355,7 +361,7 @@ PARITY = [
     ("settings_all", {}),
     ("meta_all", {}),
     ("hit_text_hashes", {}),  # the hits' text family (reads query_hit_rows)
-    ("query_hit_text", {}),  # the text family's evidence per hit (reads query_text_hashes, hit_text_hashes)
+    ("text_evidence", {}),  # the text family's evidence per hit (reads query_text_hashes, hit_text_hashes)
     ("query_hit_sizes", {}),  # the hits of query_hits with sizes (reads query_hit_rows, hit_hashes, hit_text)
     ("hit_hashes_stored", {}),
     ("common_fingerprints_counted", {}),
@@ -365,7 +371,7 @@ PARITY = [
     ("meta_counted", {}),
     ("documents_pending_none", {}),
     ("code_text_hashes_none", {}),
-    ("query_document_text_hashes", {}),
+    ("document_text_hashes", {}),
 ]
 
 #: files whose DuckDB/Spark parity another test module checks (same rows from the same SQL text
@@ -479,6 +485,7 @@ def test_parity_covers_real_answers(parity):
     assert len(rows["pairs"]) >= 5 and len(rows["query_hits"]) >= 1 and len(rows["passage_matches"]) >= 5
     assert rows["cluster_pairs"] and parity[("near_duplicate_pairs", json.dumps({"hamming": 20}))][0]
     assert rows["boilerplate_spans"], "the boilerplate essay should show a boilerplate span"
+    assert len(rows["text_evidence"]) >= 2, "stack.py's text family against the code files"
     newer = parity[("pairs", json.dumps({"new_label": "2024", "min_shared": 3}, sort_keys=True))][0]
     assert newer and len(newer) < len(rows["pairs"])
 

@@ -9,7 +9,7 @@ then a join of two small relations (``sql/passage_matches.sql``), merged into pa
 and, for text, grown to the edges of the shared words (``passages.extend_passages``: the two
 text documents of a pair are normalized again for that). Each comparison carries the evidence
 behind its pair score: for code, the two sides' text families compared as a query's with a hit's
-(``sql/query_hit_text.sql``), and for every pair the share of each side the passages cover.
+(``sql/text_evidence.sql``), and for every pair the share of each side the passages cover.
 """
 from __future__ import annotations
 
@@ -74,36 +74,44 @@ def compare_many(reader: Reader, pairs: list[tuple[str | os.PathLike, str | os.P
             if passages:
                 passages = extend_passages(passages, texts.edges(sa, {p.doc_a for p in passages}),
                                            texts.edges(sb, {p.doc_b for p in passages}))
-            score.update(_evidence(reader, sa, sb, score, passages, cap, language))
             out.append(Comparison(sa, sb, passages, score))
+    text = _text_evidence(reader, [(sides[str(a)], sides[str(b)]) for a, b in pairs], cap, language)
+    for i, cmp in enumerate(out):
+        cmp.score.update(_evidence(cmp, *text.get(i, (None, None))))
     return out
 
 
-def _evidence(reader: Reader, a: Side, b: Side, score: dict, passages: list[Passage], cap: int,
-              language: str | None) -> dict:
+def _evidence(cmp: Comparison, text_containment: float | None, t: float | None) -> dict:
     """Why the pair scores as it does (docs/score.md): the text family's containment (code: its
     identifiers, literals and comments; None for text), the pair score, and the share of each
     side's characters inside a shared passage."""
-    s = max(score["containment_a"], score["containment_b"])
-    text_containment, t = _text_evidence(reader, a, b, cap, language)
+    s = max(cmp.score["containment_a"], cmp.score["containment_b"])
     return {"text_containment": text_containment,
             "score": round(max(s ** 4 * (0.9 + 0.1 * t), t), 9) if t is not None else s,
-            "coverage_a": _coverage(a, [(p.doc_a, p.start_a, p.end_a) for p in passages]),
-            "coverage_b": _coverage(b, [(p.doc_b, p.start_b, p.end_b) for p in passages])}
+            "coverage_a": _coverage(cmp.a, [(p.doc_a, p.start_a, p.end_a) for p in cmp.passages]),
+            "coverage_b": _coverage(cmp.b, [(p.doc_b, p.start_b, p.end_b) for p in cmp.passages])}
 
 
-def _text_evidence(reader: Reader, a: Side, b: Side, cap: int,
-                   language: str | None) -> tuple[float | None, float | None]:
-    """(text_containment, T) of two sides: their text families compared as ``query_hit_text.sql``
-    compares a query's with a hit's; (None, None) when either has none."""
-    ta, tb = reader.text_family(a, language), reader.text_family(b, language)
-    if not ta.shape[0] or not tb.shape[0]:
-        return None, None
-    store = reader.store
-    with store.relations(query_text_hashes={"hash": ta},
-                         hit_text_hashes={"sub": np.zeros(tb.shape[0], dtype=np.int32), "hash": tb}):
-        rows = store.rows("query_hit_text", max_df=cap)
-    return (float(rows[0][1]), float(rows[0][2])) if rows else (None, None)
+def _text_evidence(reader: Reader, pairs: list[tuple[Side, Side]], cap: int,
+                   language: str | None) -> dict[int, tuple[float, float]]:
+    """pair index -> (text_containment, T) for the pairs whose two sides both have a text family:
+    ``sql/text_evidence.sql``, all pairs in one query (the same as a query's hits get)."""
+    families = reader.text_families([side for pair in pairs for side in pair], language)
+    code = [i for i in range(len(pairs)) if families[2 * i].shape[0] and families[2 * i + 1].shape[0]]
+    if not code:
+        return {}
+
+    def stacked(which: int) -> dict:
+        ids = [np.full(families[2 * i + which].shape[0], i, dtype=np.int32) for i in code]
+        return {"id": np.concatenate(ids), "hash": np.concatenate([families[2 * i + which] for i in code])}
+
+    a, b = stacked(0), stacked(1)
+    ids = np.array(code, dtype=np.int32)
+    with reader.store.relations(query_text_hashes={"qid": a["id"], "hash": a["hash"]},
+                                hit_text_hashes={"sub": b["id"], "hash": b["hash"]},
+                                text_pairs={"qid": ids, "sub": ids}):
+        rows = reader.store.rows("text_evidence", max_df=cap)
+    return {int(qid): (float(tc), float(t)) for qid, _, tc, t in rows}
 
 
 def _coverage(side: Side, spans: list[tuple[int, int, int]]) -> float:

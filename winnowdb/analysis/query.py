@@ -6,7 +6,7 @@ of its usable hashes (read from the few row groups that hold them: fingerprints 
 ordered by hash) and keeps the ``top`` sharing the most; ``sql/query_hit_sizes.sql`` gives each
 its size and scores, from the hit's own hashes, computed again from its stored text
 (``Reader.document_fingerprints``), and orders them by the pair score (docs/score.md; for code,
-with the query's text family, ``Reader.text_family``).
+with the query's text family, ``Reader.text_families``, and ``sql/text_evidence.sql``).
 The exclusions are those of ``pairs`` (boilerplate, more than ``max_df`` submissions). An indexed
 document does not find its own submission.
 """
@@ -25,7 +25,7 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     import numpy as np
 
     side = reader.side(source, language)
-    query_text = reader.text_family(side, language)
+    query_text = reader.text_families([side], language)[0]
     store = reader.store
     cap = reader.max_df(max_df)
     with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
@@ -43,8 +43,10 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
         subs = np.array([sub_of[d] for d in fps["doc"].tolist()], dtype=np.int32)
         hit_text = {"sub": np.empty(0, np.int32), "text_containment": np.empty(0), "t": np.empty(0)}
         if query_text.shape[0]:  # a code query in an index with the text family: its evidence per hit
-            with store.relations(query_text_hashes={"hash": query_text},
-                                 hit_text_hashes=store.columns("hit_text_hashes")):
-                hit_text = store.columns("query_hit_text", max_df=cap)
+            with store.relations(query_text_hashes={"qid": np.zeros(query_text.shape[0], np.int32),
+                                                    "hash": query_text},
+                                 hit_text_hashes=store.columns("hit_text_hashes"),
+                                 text_pairs={"qid": np.zeros(len(hits["sub"]), np.int32), "sub": hits["sub"]}):
+                hit_text = store.columns("text_evidence", max_df=cap)
         with store.relations(hit_hashes={"sub": subs, "hash": fps["hash"]}, hit_text=hit_text):
             return store.records("query_hit_sizes", max_df=cap)

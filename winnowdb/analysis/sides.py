@@ -10,7 +10,7 @@ analysis the same answers about them:
   again from those texts, ``document_fingerprints``);
 * ``max_df``: the cap on document frequency in force (the given one, or the index's default);
 * ``submission_of``: the submission a source belongs to (a query does not find itself);
-* ``text_family``: a side's code text family (the second evidence of the pair score);
+* ``text_families``: the sides' code text families (the second evidence of the pair score);
 * ``language``: a ``--language`` name as files of that language are stored.
 """
 from __future__ import annotations
@@ -211,31 +211,40 @@ class Reader:
             self._exact = stale_code_count(self.store.connection, self.settings) == 0
         return self._exact
 
-    def text_family(self, side: Side, language: str | None = None):
-        """The code text family of a side (its distinct hashes, numpy int64; the second evidence of
-        the pair score): read for its indexed documents (``query_document_text_hashes.sql``),
-        computed from the text of a file that is not indexed (``ingest.document.code_text_hashes``).
-        Empty for text, and in an index without the family."""
+    def text_families(self, sides: list[Side], language: str | None = None) -> list:
+        """The code text family of each side (its distinct hashes, numpy int64; the second
+        evidence of the pair score): read for indexed documents, all sides' in one query
+        (``document_text_hashes.sql``), computed from the text of a file that is not indexed
+        (``ingest.document.code_text_hashes``). Empty for text, and in an index without the family."""
         import numpy as np
 
         from ..ingest.document import choose_normalizer, code_text_hashes
 
-        parts = [np.empty(0, dtype=np.int64)]
+        empty = np.empty(0, dtype=np.int64)
         if self.settings.code_text_kw() is None:
-            return parts[0]
-        docs = sorted(d for d in side.texts if d >= 0)
+            return [empty for _ in sides]
+        docs = sorted({d for side in sides for d in side.texts if d >= 0})
+        stored: dict = {"doc": np.empty(0, dtype=np.int32), "hash": empty}
         if docs:
             with self.store.relations(query_docs={"doc": np.array(docs, dtype=np.int32)}):
-                parts.append(self.store.columns("query_document_text_hashes")["hash"].astype(np.int64))
-        if -1 in side.texts:
-            try:
-                family, _ = choose_normalizer(self.settings, side.paths[-1], self.language(language))
-            except ValueError:
-                family = ""
-            computed = code_text_hashes([side.texts[-1]], self.settings) if family == "code" else None
-            if computed:
-                parts.append(computed[0])
-        return np.unique(np.concatenate(parts))
+                stored = self.store.columns("document_text_hashes")
+        order = np.argsort(stored["doc"], kind="stable")
+        by_doc, hashes = stored["doc"][order], stored["hash"][order].astype(np.int64)
+        out = []
+        for side in sides:
+            parts = [empty]
+            for d in (d for d in side.texts if d >= 0):
+                parts.append(hashes[np.searchsorted(by_doc, d, "left"):np.searchsorted(by_doc, d, "right")])
+            if -1 in side.texts:
+                try:
+                    family, _ = choose_normalizer(self.settings, side.paths[-1], self.language(language))
+                except ValueError:
+                    family = ""
+                computed = code_text_hashes([side.texts[-1]], self.settings) if family == "code" else None
+                if computed:
+                    parts.append(computed[0])
+            out.append(np.unique(np.concatenate(parts)))
+        return out
 
     def file_side(self, source: str | os.PathLike, language: str | None = None) -> Side:
         """The side of a file that is not indexed: read and fingerprinted under the index's settings.

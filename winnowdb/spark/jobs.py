@@ -381,7 +381,8 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
         docs = pa.table({"doc": pa.array(sorted({r[0] for r in mine}), pa.int32())})
         spark.createDataFrame(docs).createOrReplaceTempView("query_docs")
         ssql.run(spark, "query_document_hashes").createOrReplaceTempView("query_fingerprints")
-        ssql.run(spark, "query_document_text_hashes").createOrReplaceTempView("query_text_hashes")
+        ssql.run(spark, "document_text_hashes").selectExpr("CAST(0 AS INT) AS qid", "hash") \
+            .createOrReplaceTempView("query_text_hashes")
     else:
         exclude = None
         from ..analysis.sides import Reader
@@ -390,12 +391,13 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
         try:
             reader = Reader(store)
             side = reader.side(source)
-            text = reader.text_family(side)
+            text = reader.text_families([side])[0]
         finally:
             store.close()
         table = pa.table({"hash": side.fingerprints["hash"]})
         spark.createDataFrame(table, "hash bigint").createOrReplaceTempView("query_fingerprints")
-        spark.createDataFrame(pa.table({"hash": pa.array(text, pa.int64())}), "hash bigint") \
+        spark.createDataFrame(pa.table({"qid": pa.array([0] * len(text), pa.int32()),
+                                        "hash": pa.array(text, pa.int64())}), "qid int, hash bigint") \
             .createOrReplaceTempView("query_text_hashes")
     cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
     hits = ssql.run(spark, "query_hits", max_df=cap, exclude=exclude, min_shared=max(1, int(min_shared)),
@@ -404,7 +406,8 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
     try:
         ssql.run(spark, "hit_hashes_stored").createOrReplaceTempView("hit_hashes")
         ssql.run(spark, "hit_text_hashes").createOrReplaceTempView("hit_text_hashes")
-        ssql.run(spark, "query_hit_text", max_df=cap).createOrReplaceTempView("hit_text")
+        hits.selectExpr("CAST(0 AS INT) AS qid", "sub").createOrReplaceTempView("text_pairs")
+        ssql.run(spark, "text_evidence", max_df=cap).createOrReplaceTempView("hit_text")
         return ssql.rows(ssql.run(spark, "query_hit_sizes", max_df=cap))
     finally:
         hits.unpersist()
