@@ -187,7 +187,7 @@ def _jvm_peak_mb(spark) -> int:
 
 def phase_spark(work: Path, memory: str, max_df: int) -> dict:
     t0 = time.perf_counter()
-    from winnowdb.spark import jobs
+    from winnowdb.spark import jobs, lookup
     from winnowdb.spark.session import get_session
 
     spark = get_session("local[2]", conf={"spark.driver.memory": memory, "spark.sql.shuffle.partitions": "8"})
@@ -201,8 +201,8 @@ def phase_spark(work: Path, memory: str, max_df: int) -> dict:
     jobs.pairs(spark, str(work / "export"), str(target), overwrite=True, max_df=max_df)
     out["pairs_warm_s"] = time.perf_counter() - t
     t = time.perf_counter()
-    hits = jobs.query(spark, str(work / "export"), work / "corpus" / "docs" / "doc000010.txt", top=0,
-                      registered=True, max_df=max_df)
+    hits = lookup.query(spark, str(work / "export"), work / "corpus" / "docs" / "doc000010.txt", top=0,
+                        registered=True, max_df=max_df)
     out["query_s"] = time.perf_counter() - t
     out["query_hits"] = len(hits)
     out["jvm_peak_mb"] = _jvm_peak_mb(spark)

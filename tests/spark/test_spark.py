@@ -574,20 +574,22 @@ def test_spark_pairs_job_equals_index_pairs_and_loads_back(spark, spark_fingerpr
 
 def test_spark_query_equals_index_query(spark, spark_fingerprinted, spark_index, corpus, tmp_path):
     import winnowdb
-    from winnowdb.spark import jobs
+    from winnowdb.spark import lookup
 
     out, _ = spark_fingerprinted
     outside = tmp_path / "outside.txt"  # not indexed: fingerprinted with the export's settings
     outside.write_text((corpus / "essays" / "glaciers.txt").read_text(encoding="utf-8")[:1500], encoding="utf-8")
     indexed = corpus / "essays" / "tides.txt"
     with winnowdb.open(spark_index, read_only=True) as idx:
+        code = corpus / "code" / "stack.py"  # code: its hits scored with the text family too
         for i, (source, kw) in enumerate(((indexed, {}), (outside, {"top": 3}),
-                                          (indexed, {"max_df": 2, "min_shared": 2}))):
+                                          (indexed, {"max_df": 2, "min_shared": 2}), (code, {}))):
             expected = idx.query(source, top=kw.get("top", 0), max_df=kw.get("max_df"),
                                  min_shared=kw.get("min_shared", 1))
-            got = jobs.query(spark, str(out), source, top=kw.get("top", 0), max_df=kw.get("max_df"),
-                             min_shared=kw.get("min_shared", 1), registered=i > 0)
+            got = lookup.query(spark, str(out), source, top=kw.get("top", 0), max_df=kw.get("max_df"),
+                               min_shared=kw.get("min_shared", 1), registered=i > 0)
             assert got == expected and got
+        assert any(h["text_containment"] is not None for h in got)
 
 
 def test_cli_spark_pairs_and_query(cli, spark, export_dir, tmp_path):

@@ -223,11 +223,11 @@ def spark_query(
     conf: Optional[List[str]] = ConfOption,
 ) -> None:
     """Which submissions of an export share passages with FILE (sql/query_hits.sql on Spark)."""
-    from ..spark import jobs
+    from ..spark import lookup
 
     with _spark_guard():
         spark = _session(master, conf)
-        hits = jobs.query(spark, parquet_dir, file, top=top, max_df=max_df, min_shared=min_shared)
+        hits = lookup.query(spark, parquet_dir, file, top=top, max_df=max_df, min_shared=min_shared)
     from ..report.tables import emit_rows
 
     emit_rows(console(), hits, ["path", "shared", "containment", "contained", "resemblance"], fmt.value,

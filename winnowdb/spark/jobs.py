@@ -9,14 +9,13 @@ back to Spark with their doc ids made global, and written in the export layout o
 and one made by ``winnowdb export --parquet`` from an index of the same files hold the same rows
 (doc ids and added_at aside), and every query gives the same answer on both.
 
-``pairs`` and ``query`` run ``sql/pairs.sql`` and ``sql/query_hits.sql`` unchanged on Spark
-(``winnowdb.spark.sql``).
+``pairs`` runs ``sql/pairs.sql`` unchanged on Spark (``winnowdb.spark.sql``); looking one file up
+is ``winnowdb.spark.lookup``.
 """
 from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -24,7 +23,7 @@ from ..errors import WinnowError
 from ..store.export import DEFAULT_BUCKETS, FORMAT, FORMAT_VERSION, MANIFEST, bucket_sql
 from . import sql as ssql
 
-__all__ = ["job_settings", "fingerprint", "pairs", "query", "DUCKDB_TO_SPARK", "FILES_PER_BATCH",
+__all__ = ["job_settings", "fingerprint", "pairs", "DUCKDB_TO_SPARK", "FILES_PER_BATCH",
            "memory_store"]
 
 #: DuckDB column types of the index tables -> Spark SQL types
@@ -170,13 +169,9 @@ def _one_batch(store, listed, doc_cols, types, texts, language, add_paths, np, p
         for name, _ in _ARRAYS:
             values = fps.column(name).combine_chunks()
             cols[f"fp_{name}"] = pa.ListArray.from_arrays(offsets, values)
-        ct = store.columns("code_text_by_document")  # the code's text family, one list per document
-        starts = np.searchsorted(ct["doc"], np.array(docs.column("doc").to_pylist(), dtype=np.int64))
-        ends = np.searchsorted(ct["doc"], np.array(docs.column("doc").to_pylist(), dtype=np.int64), side="right")
-        cols["ct_hash"] = pa.ListArray.from_arrays(
-            pa.array(np.concatenate([[0], np.cumsum(ends - starts)]).astype(np.int32)),
-            pa.array(np.concatenate([ct["hash"][a:b] for a, b in zip(starts, ends)] or [np.empty(0)])
-                     .astype(np.int64), pa.int64()))
+        ct = store.columns("code_text_by_document")  # the code's text family, in document order
+        starts = np.searchsorted(ct["doc"], np.array(docs.column("doc").to_pylist() + [_MAX_DOC], np.int64))
+        cols["ct_hash"] = pa.ListArray.from_arrays(pa.array(starts.astype(np.int32)), pa.array(ct["hash"], pa.int64()))
         if texts:
             t = store.arrow("texts_by_document")
             cols["text"] = t.column("text")
@@ -358,56 +353,3 @@ def pairs(spark, export_dir: str, out: str | None = None, *, max_df: int | None 
     if out is not None:
         df.write.mode("overwrite").parquet(str(out))
     return df, cap
-
-
-def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
-          min_shared: int = 1, registered: bool = False) -> list[dict]:
-    """``sql/query_hits.sql`` and ``query_hit_sizes.sql`` on Spark: the submissions of an export
-    sharing passages with ``source``, with sizes and scores (the hits' hashes read from the stored
-    fingerprints: ``hit_hashes_stored.sql``).
-
-    As ``Index.query``: an indexed file (or submission) is looked up by its stored fingerprints
-    and does not find itself; any other file is fingerprinted with the export's settings.
-    """
-    import pyarrow as pa
-
-    if not registered:
-        ssql.register_export(spark, export_dir)
-        ssql.cache_views(spark)
-    p = str(Path(source).resolve())
-    mine = ssql.run(spark, "query_documents", path=p).collect()
-    if mine:
-        exclude = mine[0][1]
-        docs = pa.table({"doc": pa.array(sorted({r[0] for r in mine}), pa.int32())})
-        spark.createDataFrame(docs).createOrReplaceTempView("query_docs")
-        ssql.run(spark, "query_document_hashes").createOrReplaceTempView("query_fingerprints")
-        ssql.run(spark, "document_text_hashes").selectExpr("CAST(0 AS INT) AS qid", "hash") \
-            .createOrReplaceTempView("query_text_hashes")
-    else:
-        exclude = None
-        from ..analysis.sides import Reader
-
-        store = memory_store(ssql.export_settings(spark))
-        try:
-            reader = Reader(store)
-            side = reader.side(source)
-            text = reader.text_families([side])[0]
-        finally:
-            store.close()
-        table = pa.table({"hash": side.fingerprints["hash"]})
-        spark.createDataFrame(table, "hash bigint").createOrReplaceTempView("query_fingerprints")
-        spark.createDataFrame(pa.table({"qid": pa.array([0] * len(text), pa.int32()),
-                                        "hash": pa.array(text, pa.int64())}), "qid int, hash bigint") \
-            .createOrReplaceTempView("query_text_hashes")
-    cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
-    hits = ssql.run(spark, "query_hits", max_df=cap, exclude=exclude, min_shared=max(1, int(min_shared)),
-                    top=int(top) if top and top > 0 else None)
-    hits.cache().createOrReplaceTempView("query_hit_rows")  # sizes and scores next, as Index.query
-    try:
-        ssql.run(spark, "hit_hashes_stored").createOrReplaceTempView("hit_hashes")
-        ssql.run(spark, "hit_text_hashes").createOrReplaceTempView("hit_text_hashes")
-        hits.selectExpr("CAST(0 AS INT) AS qid", "sub").createOrReplaceTempView("text_pairs")
-        ssql.run(spark, "text_evidence", max_df=cap).createOrReplaceTempView("hit_text")
-        return ssql.rows(ssql.run(spark, "query_hit_sizes", max_df=cap))
-    finally:
-        hits.unpersist()

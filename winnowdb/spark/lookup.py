@@ -1,0 +1,66 @@
+"""Looking one file up in an export on Spark: ``query``, as ``Index.query`` on a DuckDB index.
+
+``sql/query_hits.sql`` finds the submissions sharing passages with the file, ``query_hit_sizes.sql``
+gives them their sizes and scores (the hits' hashes read from the stored fingerprints, and the
+code text family's evidence from ``text_evidence.sql``), all unchanged on Spark
+(``winnowdb.spark.sql``).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from . import sql as ssql
+from .jobs import memory_store
+
+__all__ = ["query"]
+
+
+def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
+          min_shared: int = 1, registered: bool = False) -> list[dict]:
+    """``sql/query_hits.sql`` and ``query_hit_sizes.sql`` on Spark: the submissions of an export
+    sharing passages with ``source``, with sizes and scores (the hits' hashes read from the stored
+    fingerprints: ``hit_hashes_stored.sql``).
+
+    As ``Index.query``: an indexed file (or submission) is looked up by its stored fingerprints
+    and does not find itself; any other file is fingerprinted with the export's settings.
+    """
+    import pyarrow as pa
+
+    if not registered:
+        ssql.register_export(spark, export_dir)
+        ssql.cache_views(spark)
+    p = str(Path(source).resolve())
+    mine = ssql.run(spark, "query_documents", path=p).collect()
+    if mine:
+        exclude = mine[0][1]
+        docs = pa.table({"doc": pa.array(sorted({r[0] for r in mine}), pa.int32())})
+        spark.createDataFrame(docs).createOrReplaceTempView("query_docs")
+        ssql.run(spark, "query_document_hashes").createOrReplaceTempView("query_fingerprints")
+        text = ssql.run(spark, "document_text_hashes")  # its code text family (the pair score)
+    else:
+        exclude = None
+        from ..analysis.sides import Reader
+
+        store = memory_store(ssql.export_settings(spark))
+        try:
+            reader = Reader(store)
+            side = reader.side(source)
+            text = spark.createDataFrame(pa.table({"hash": reader.text_families([side])[0]}), "hash bigint")
+        finally:
+            store.close()
+        table = pa.table({"hash": side.fingerprints["hash"]})
+        spark.createDataFrame(table, "hash bigint").createOrReplaceTempView("query_fingerprints")
+    text.selectExpr("CAST(0 AS INT) AS qid", "hash").createOrReplaceTempView("query_text_hashes")
+    cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
+    hits = ssql.run(spark, "query_hits", max_df=cap, exclude=exclude, min_shared=max(1, int(min_shared)),
+                    top=int(top) if top and top > 0 else None)
+    hits.cache().createOrReplaceTempView("query_hit_rows")  # sizes and scores next, as Index.query
+    try:
+        ssql.run(spark, "hit_hashes_stored").createOrReplaceTempView("hit_hashes")
+        ssql.run(spark, "hit_text_hashes").createOrReplaceTempView("hit_text_hashes")
+        hits.selectExpr("CAST(0 AS INT) AS qid", "sub").createOrReplaceTempView("text_pairs")
+        ssql.run(spark, "text_evidence", max_df=cap).createOrReplaceTempView("hit_text")
+        return ssql.rows(ssql.run(spark, "query_hit_sizes", max_df=cap))
+    finally:
+        hits.unpersist()
