@@ -60,6 +60,15 @@ def check(db: Optional[str] = DbOption, fmt: Format = FormatOption) -> None:
         raise typer.Exit(1)
 
 
+def _steps_bar(label: str, unit: str, err):
+    """A transient progress bar on stderr (shown on a terminal only): ``label``, done/total ``unit``."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn(f"[bold]{label}"), BarColumn(),
+                    TextColumn("{task.completed:.0f}/{task.total:.0f} " + unit), TimeRemainingColumn(),
+                    console=err, transient=True, disable=not err.is_terminal)
+
+
 @app.command()
 def upgrade(db: Optional[str] = DbOption) -> None:
     """Upgrade an index made by an older winnowdb to this version, in place.
@@ -76,8 +85,6 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     rows; run upgrade again to finish). A merge of the fingerprint runs of several adds that is
     due (an add's merge was interrupted) is finished the same way.
     """
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
     from ..errors import WinnowError
     from ..ingest.code_text import fill_code_text, needs_code_text
     from ..ingest.retokenize import retokenize_code, stale_code_documents, without_text_message
@@ -100,10 +107,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                           markup=False, soft_wrap=True)
             if stale:
                 old = store.settings.get("code_tokens_version", "the first code tokenizer")
-                progress = Progress(TextColumn("[bold]re-tokenizing code"), BarColumn(),
-                                    TextColumn("{task.completed:.0f}/{task.total:.0f} characters"),
-                                    TimeRemainingColumn(), console=err, transient=True,
-                                    disable=not err.is_terminal)
+                progress = _steps_bar("re-tokenizing code", "characters", err)
                 task = None
 
                 def on_start(docs: int, chars: int) -> None:
@@ -129,10 +133,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                           markup=False, soft_wrap=True)
             filled = needs_code_text(store)
             if filled:
-                progress = Progress(TextColumn("[bold]fingerprinting the text of code"), BarColumn(),
-                                    TextColumn("{task.completed:.0f}/{task.total:.0f} characters"),
-                                    TimeRemainingColumn(), console=err, transient=True,
-                                    disable=not err.is_terminal)
+                progress = _steps_bar("fingerprinting the text of code", "characters", err)
                 bar = progress.add_task("code text", total=1)
                 try:
                     with progress:
@@ -153,10 +154,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
             if relayout or due:  # rewrite an old layout, or finish a merge an add left due
                 steps = 2 if relayout else 1  # an old layout: shared_hashes too
                 label = "rewriting fingerprints" if relayout else "merging fingerprint runs"
-                progress = Progress(TextColumn(f"[bold]{label}"), BarColumn(),
-                                    TextColumn("{task.completed:.0f}/{task.total:.0f} buckets"),
-                                    TimeRemainingColumn(), console=err, transient=True,
-                                    disable=not err.is_terminal)
+                progress = _steps_bar(label, "buckets", err)
                 bar = progress.add_task("merge", total=1)
                 try:
                     with progress:
