@@ -125,13 +125,13 @@ def paths_of(documents) -> list[str]:
 
 
 def logged_commit(kind: str, write):
-    def commit(store, documents, texts):
+    def commit(store, documents, texts, *more):  # more: the code's text family (write_batch)
         with lock:
             state["kinds"].append(kind)
             n = len(state["kinds"])
         paths = paths_of(documents)
         hold(f"before:{n}", paths=paths)
-        write(store, documents, texts)
+        write(store, documents, texts, *more)
         with lock:
             state["committed_docs"] += len(paths)
         if LOG:
