@@ -1,4 +1,4 @@
--- create_tables.sql: the tables of a winnowdb index (schema version 3).
+-- create_tables.sql: the tables of a winnowdb index (schema version 4).
 -- Run once when an index is created. Everything a report needs lives here, so an index keeps
 -- working after the original files moved or were deleted.
 --
@@ -25,6 +25,9 @@
 --                      2 GB or more: store/dbfile.py), so looking a hash up reads few rows.
 --   shared_hashes      every hash found in two or more submissions, with df: how many (the
 --                      document frequency pairs count; kept up to date by add and remove)
+--   common_hashes      the shared_hashes rows above the default --max-df remembered with them
+--                      (meta.common_hashes_max_df): the hashes too common to count, which a
+--                      query reads here instead of scanning every df (kept by every write)
 --   boilerplate_hashes every hash of a document added with --boilerplate (once each)
 --   code_text_hashes   the second family of evidence of code documents: the distinct hashes of
 --                      their text read as prose in short k-grams (settings code_text_k and
@@ -90,6 +93,10 @@ CREATE TABLE fingerprints (
     end_offset INTEGER NOT NULL
 );
 CREATE TABLE shared_hashes (
+    hash BIGINT NOT NULL,
+    df INTEGER NOT NULL
+);
+CREATE TABLE common_hashes (
     hash BIGINT NOT NULL,
     df INTEGER NOT NULL
 );

@@ -6,11 +6,14 @@
 -- A hit's size is its distinct hashes less the excluded ones (as in pairs.sql): boilerplate
 -- hashes, and hashes in more than $max_df submissions.
 -- The hits hold thousands of hashes, which would reach nearly every row group of shared_hashes;
--- the few hashes above $max_df are read instead with one scan of its df column (MATERIALIZED: a
--- planning hint, so that the scan is not driven by the hits' hashes; dropped for Spark).
+-- the few hashes above $max_df are read instead from common_hashes (kept for the default max-df,
+-- $common_floor: 1M documents, 2M rows against 41M), or with one scan of shared_hashes' df
+-- column when $max_df is below it (MATERIALIZED: a planning hint, so that the read is not driven
+-- by the hits' hashes; dropped for Spark).
 -- The score is pairs.sql's for the pair (query, hit), docs/score.md: S = the larger of containment
 -- and contained; with the text family's T, max(S^4 (0.9 + 0.1 T), T); otherwise S.
--- Parameters: $max_df (BIGINT).
+-- Parameters: $max_df (BIGINT), $common_floor (BIGINT: the max-df common_hashes holds the hashes
+-- above; larger than any $max_df where it holds none).
 -- Columns: path (the hit's submission), shared, query_fingerprints, fingerprints,
 -- containment (shared / query's size: how much of the query is found in the hit),
 -- contained (shared / hit's size), resemblance (shared / union), text_containment (the text
@@ -18,8 +21,10 @@
 WITH hh AS (
     SELECT DISTINCT sub, hash FROM hit_hashes
 ),
-too_common AS MATERIALIZED (  -- every hash in more than $max_df submissions: one scan of df
-    SELECT hash FROM shared_hashes WHERE df > $max_df
+too_common AS MATERIALIZED (  -- every hash in more than $max_df submissions
+    SELECT hash FROM common_hashes WHERE df > $max_df AND $max_df >= $common_floor
+    UNION ALL
+    SELECT hash FROM shared_hashes WHERE df > $max_df AND $max_df < $common_floor
 ),
 common AS (
     SELECT hash FROM too_common WHERE hash IN (SELECT hash FROM hh)

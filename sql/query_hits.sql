@@ -3,7 +3,9 @@
 -- indexed (then $exclude names its submission so it does not find itself).
 -- The same exclusions as pairs.sql: boilerplate hashes, and hashes in more than $max_df
 -- submissions (their df is kept in shared_hashes; a hash not there is in at most one), count
--- neither as shared nor in the query's size. Only the index's occurrences of the query's usable
+-- neither as shared nor in the query's size. The too common ones are read from common_hashes,
+-- the few shared hashes above the default max-df ($common_floor, meta.common_hashes_max_df),
+-- when $max_df is at least that; else from shared_hashes. Only the index's occurrences of the query's usable
 -- hashes are read: fingerprints are stored ordered by hash, so DuckDB reads the row groups that
 -- can hold them. An indexed query looks up only its hashes kept in shared_hashes: any other is
 -- in its own submission alone, which it does not report. The hits' sizes come next
@@ -12,18 +14,28 @@
 -- Every lookup joins the few query hashes to the big tables (never the other way round, never an
 -- IN over a whole table under an OR), so DuckDB pushes the query's hashes into each scan as an
 -- IN filter and reads only the row groups that can hold them (bench/results/query_plan.md).
--- Parameters: $max_df (BIGINT), $exclude (VARCHAR or NULL), $min_shared (BIGINT), $top (BIGINT:
--- how many hits to return, best first; NULL for all).
+-- Parameters: $max_df (BIGINT), $common_floor (BIGINT: the max-df common_hashes holds the hashes
+-- above; larger than any $max_df where it holds none), $exclude (VARCHAR or NULL), $min_shared
+-- (BIGINT), $top (BIGINT: how many hits to return, best first; NULL for all).
 -- Columns: sub, submission, shared, query_fingerprints (the query's usable hashes).
 WITH q AS (
     SELECT DISTINCT hash FROM query_fingerprints
 ),
-q_df AS (  -- the query's hashes kept in shared_hashes (in two or more submissions), with their df
+q_df AS (  -- the query's hashes kept in shared_hashes (in two or more submissions), with their df:
+           -- read for an indexed query, and for the too common ones when common_hashes does not
+           -- serve $max_df (else DuckDB prunes this scan: its condition is false)
     SELECT s.hash, s.df FROM shared_hashes s JOIN q ON s.hash = q.hash
+    WHERE $exclude IS NOT NULL OR $max_df < $common_floor
+),
+q_common AS (  -- the query's hashes in more than $max_df submissions
+    SELECT c.hash FROM common_hashes c JOIN q ON c.hash = q.hash
+    WHERE c.df > $max_df AND $max_df >= $common_floor
+    UNION ALL
+    SELECT hash FROM q_df WHERE df > $max_df AND $max_df < $common_floor
 ),
 q_usable AS (  -- the query's hashes that count: not too common, not boilerplate
     SELECT q.hash FROM q
-    WHERE NOT EXISTS (SELECT 1 FROM q_df WHERE q_df.hash = q.hash AND q_df.df > $max_df)
+    WHERE NOT EXISTS (SELECT 1 FROM q_common c WHERE c.hash = q.hash)
       AND NOT EXISTS (SELECT 1 FROM boilerplate_hashes b WHERE b.hash = q.hash)
 ),
 q_lookup AS (  -- the hashes that can be found in another submission

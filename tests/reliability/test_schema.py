@@ -4,9 +4,9 @@ before schema 2, 0bc5588) are refused read-only with the way out, upgraded in on
 ``winnowdb upgrade`` (``sql/migrate_1_to_2.sql``), and then work exactly like an index made today.
 
 The migration mechanism itself (``schema.MIGRATIONS``: applied once, atomically, recorded,
-refused read-only, a missing step refused) is checked with a *test* migration from schema 3 to a
-pretend schema 4. The real 2 -> 3 step (the code's text family, issue 21) is checked on an index
-made today and aged back to schema 2.
+refused read-only, a missing step refused) is checked with a *test* migration from schema 4 to a
+pretend schema 5. The real 2 -> 3 step (the code's text family, issue 21) and 3 -> 4 step (the
+common hashes kept apart, issue 20) are checked on indexes made today and aged back.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def index(tmp_path):
 
 def test_the_index_records_its_schema_version(index):
     settings = dict(raw_sql(index, "SELECT key, value FROM settings"))
-    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "3"
+    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "4"
     assert settings["hash_version"] and settings["created_by"].startswith("winnowdb ")
     assert not BOOKKEEPING & set(settings)  # the user-facing settings hold settings only
     meta = dict(raw_sql(index, "SELECT key, value FROM meta"))
@@ -50,7 +50,7 @@ def test_the_index_records_its_schema_version(index):
 
 
 def test_a_newer_schema_is_refused_with_a_clear_message(index):
-    raw_sql(index, "UPDATE settings SET value = '4' WHERE key = 'schema_version'")
+    raw_sql(index, "UPDATE settings SET value = '5' WHERE key = 'schema_version'")
     before = index.read_bytes()
     essay = REPO / "sample_corpus" / "essays" / "tides.txt"
     for args in (["add", essay], ["stats"], ["pairs"], ["query", essay], ["sql", "SELECT 1"], ["remove", essay],
@@ -58,10 +58,10 @@ def test_a_newer_schema_is_refused_with_a_clear_message(index):
         r = run([*args, "--db", index])
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         msg = one_line_error(r.stderr)
-        assert "was made by a newer winnowdb (schema 4; this version reads up to 3): upgrade winnowdb" in msg
+        assert "was made by a newer winnowdb (schema 5; this version reads up to 4): upgrade winnowdb" in msg
     assert index.read_bytes() == before
     r = run(["check", "--db", index])
-    assert r.returncode == 1 and "schema version 4 is newer than this winnowdb reads" in r.stderr
+    assert r.returncode == 1 and "schema version 5 is newer than this winnowdb reads" in r.stderr
 
 
 def test_an_unknown_or_missing_version_is_refused(index, tmp_path):
@@ -120,9 +120,9 @@ def test_an_old_index_is_refused_read_only_with_the_way_out(first_release, schem
             r = run([*args, "--db", db])
             assert r.returncode == 2, (args, r.stdout, r.stderr)
             msg = one_line_error(r.stderr)
-            assert "has schema version 1; this winnowdb uses schema 3: run `winnowdb upgrade" in msg, msg
+            assert "has schema version 1; this winnowdb uses schema 4: run `winnowdb upgrade" in msg, msg
         r = run(["check", "--db", db])
-        assert r.returncode == 1 and "schema version 1 is older than this winnowdb's (3)" in r.stderr, r.stderr
+        assert r.returncode == 1 and "schema version 1 is older than this winnowdb's (4)" in r.stderr, r.stderr
         assert db.read_bytes() == before
         with pytest.raises(WinnowError, match="run `winnowdb upgrade"):
             winnowdb.open(db, read_only=True, create=False)
@@ -136,13 +136,13 @@ def test_upgrading_an_old_index_keeps_everything_and_it_then_works_like_a_new_on
                            "simhash FROM documents ORDER BY doc")
     old_rows = _fingerprint_rows(db)
     r = run(["upgrade", "--db", db])
-    assert r.returncode == 0 and "upgraded from schema version 1 to 3" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and "upgraded from schema version 1 to 4" in r.stdout, r.stdout + r.stderr
     # every setting kept, bookkeeping moved out of them; documents and fingerprints unchanged
     settings = dict(raw_sql(db, "SELECT key, value FROM settings"))
     # (upgrade also fingerprints code again when the tokenizer changed since: its version moves on)
     tokens = {"code_tokens_version": CODE_TOKENS_VERSION} if "code_tokens_version" in old_settings else {}
     kept = {k: v for k, v in old_settings.items() if k not in BOOKKEEPING}
-    assert settings == kept | {"schema_version": "3"} | tokens | CODE_TEXT
+    assert settings == kept | {"schema_version": "4"} | tokens | CODE_TEXT
     meta = dict(raw_sql(db, "SELECT key, value FROM meta"))
     if "max_removed_doc" in old_settings:
         assert meta["max_removed_doc"] == old_settings["max_removed_doc"]
@@ -178,7 +178,7 @@ def test_upgrading_an_old_index_keeps_everything_and_it_then_works_like_a_new_on
     new_id = raw_sql(db, "SELECT doc FROM documents WHERE path LIKE '%probe.txt'")[0][0]
     assert new_id > max(d[0] for d in old_docs) and new_id > int(old_settings.get("max_removed_doc", 0))
     assert run(["check", "--db", db]).returncode == 0
-    assert dict(raw_sql(db, "SELECT key, value FROM settings"))["schema_version"] == "3"
+    assert dict(raw_sql(db, "SELECT key, value FROM settings"))["schema_version"] == "4"
 
 
 def test_a_failing_upgrade_changes_nothing(schema1_last, monkeypatch):
@@ -201,62 +201,62 @@ def test_a_failing_upgrade_changes_nothing(schema1_last, monkeypatch):
 
 # ---------------------------------------------------------------- the migration mechanism
 @pytest.fixture()
-def pretend_schema_4(monkeypatch):
-    """A test-only schema 4: schema 3 plus a ``notes`` table (not a real winnowdb change)."""
+def pretend_schema_5(monkeypatch):
+    """A test-only schema 5: schema 4 plus a ``notes`` table (not a real winnowdb change)."""
     calls = []
 
-    def to_4(con):
+    def to_5(con):
         calls.append(1)
         con.execute("CREATE TABLE notes (doc INTEGER, note VARCHAR)")
 
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 4)
-    monkeypatch.setitem(store_mod.MIGRATIONS, 3, to_4)
+    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 5)
+    monkeypatch.setitem(store_mod.MIGRATIONS, 4, to_5)
     return calls
 
 
-def test_migration_upgrades_once_and_records_it(index, pretend_schema_4):
+def test_migration_upgrades_once_and_records_it(index, pretend_schema_5):
     with Store.open(index) as s:
-        assert s.upgraded_from == 3
-        assert s.settings["schema_version"] == "4"
+        assert s.upgraded_from == 4
+        assert s.settings["schema_version"] == "5"
         assert s.connection.execute("SELECT COUNT(*) FROM notes").fetchall() == [(0,)]
     with Store.open(index) as s:  # already upgraded: nothing runs again
         assert s.upgraded_from is None
-    assert pretend_schema_4 == [1]
+    assert pretend_schema_5 == [1]
+    assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "5"
+
+
+def test_read_only_open_of_an_older_schema_says_how_to_upgrade(index, pretend_schema_5):
+    with pytest.raises(WinnowError) as err:
+        winnowdb.open(index, read_only=True, create=False)
+    assert "has schema version 4; this winnowdb uses schema 5: run `winnowdb upgrade" in str(err.value)
+    assert pretend_schema_5 == []
     assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "4"
 
 
-def test_read_only_open_of_an_older_schema_says_how_to_upgrade(index, pretend_schema_4):
-    with pytest.raises(WinnowError) as err:
-        winnowdb.open(index, read_only=True, create=False)
-    assert "has schema version 3; this winnowdb uses schema 4: run `winnowdb upgrade" in str(err.value)
-    assert pretend_schema_4 == []
-    assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "3"
-
-
 def test_a_missing_migration_step_is_refused(index, monkeypatch):
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 5)
-    monkeypatch.setitem(store_mod.MIGRATIONS, 4, lambda con: None)  # 3 -> 4 is missing
-    monkeypatch.delitem(store_mod.MIGRATIONS, 3, raising=False)
-    with pytest.raises(WinnowError, match="has schema version 3, which this winnowdb cannot upgrade"):
+    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 6)
+    monkeypatch.setitem(store_mod.MIGRATIONS, 5, lambda con: None)  # 4 -> 5 is missing
+    monkeypatch.delitem(store_mod.MIGRATIONS, 4, raising=False)
+    with pytest.raises(WinnowError, match="has schema version 4, which this winnowdb cannot upgrade"):
         Store.open(index)
 
 
 def test_upgrade_command(index, tmp_path):
     r = run(["upgrade", "--db", index])
-    assert r.returncode == 0 and ("already has the current schema (version 3) and no code from an older "
+    assert r.returncode == 0 and ("already has the current schema (version 4) and no code from an older "
                                   "tokenizer; nothing to do") in r.stdout
-    # the command with the pretend schema 4 (in a child process, as a user would run it)
-    code = ("import sys\nfrom winnowdb.store import schema as store\nstore.SCHEMA_VERSION = 4\n"
-            "store.MIGRATIONS[3] = lambda con: con.execute('CREATE TABLE notes (x INTEGER)')\n"
+    # the command with the pretend schema 5 (in a child process, as a user would run it)
+    code = ("import sys\nfrom winnowdb.store import schema as store\nstore.SCHEMA_VERSION = 5\n"
+            "store.MIGRATIONS[4] = lambda con: con.execute('CREATE TABLE notes (x INTEGER)')\n"
             "from winnowdb.cli import main\nsys.argv = ['winnowdb'] + sys.argv[1:]\nmain()\n")
     cmd = [sys.executable, "-c", code]
     r = run(["stats", "--db", index], cmd=cmd)  # read-only: refuses, says how
     assert r.returncode == 2 and "run `winnowdb upgrade" in one_line_error(r.stderr)
     r = run(["upgrade", "--db", index], cmd=cmd)
-    assert r.returncode == 0 and "upgraded from schema version 3 to 4" in r.stdout, r.stderr
+    assert r.returncode == 0 and "upgraded from schema version 4 to 5" in r.stdout, r.stderr
     assert run(["stats", "--db", index], cmd=cmd).returncode == 0
-    r = run(["stats", "--db", index], cmd=WINNOWDB)  # and this (schema 3) winnowdb now refuses it
-    assert r.returncode == 2 and "newer winnowdb (schema 4" in one_line_error(r.stderr)
+    r = run(["stats", "--db", index], cmd=WINNOWDB)  # and this (schema 4) winnowdb now refuses it
+    assert r.returncode == 2 and "newer winnowdb (schema 5" in one_line_error(r.stderr)
 
 
 def _export_as_schema_1_did(db: Path, out: Path) -> None:
@@ -301,7 +301,7 @@ def test_an_export_of_schema_1_imports_as_a_current_index(schema1_last, tmp_path
     r = run(["check", "--db", imported])
     assert r.returncode == 0, r.stdout + r.stderr
     settings = dict(raw_sql(imported, "SELECT key, value FROM settings"))
-    assert settings == {k: v for k, v in old_settings.items() if k not in BOOKKEEPING} | {"schema_version": "3"} \
+    assert settings == {k: v for k, v in old_settings.items() if k not in BOOKKEEPING} | {"schema_version": "4"} \
         | CODE_TEXT
     assert dict(raw_sql(imported, "SELECT key, value FROM meta"))["max_removed_doc"] == \
         old_settings["max_removed_doc"]
@@ -315,7 +315,9 @@ def test_an_export_of_schema_1_imports_as_a_current_index(schema1_last, tmp_path
 
 # ---------------------------------------------------------------- schema 2 -> 3: the code's text family
 def _age_to_schema_2(db: Path) -> None:
-    """Make ``db`` what schema 2 stored: no code_text_hashes table, no text family settings."""
+    """Make ``db`` what schema 2 stored: no code_text_hashes table, no text family settings (and
+    nothing of schema 4)."""
+    _age_to_schema_3(db)
     raw_sql(db, "DROP TABLE code_text_hashes")
     raw_sql(db, "DELETE FROM settings WHERE key IN ('code_text_k', 'code_text_w')")
     raw_sql(db, "UPDATE settings SET value = '2' WHERE key = 'schema_version'")
@@ -336,7 +338,7 @@ def test_a_schema_2_index_gets_the_code_text_family_from_upgrade(tmp_path):
     assert want_rows
     _age_to_schema_2(db)
     r = run(["pairs", "--db", db])  # read-only: refused with the way out
-    assert r.returncode == 2 and "has schema version 2; this winnowdb uses schema 3" in one_line_error(r.stderr)
+    assert r.returncode == 2 and "has schema version 2; this winnowdb uses schema 4" in one_line_error(r.stderr)
     # a write migrates it (the empty table), and says what the code lacks until upgrade adds it
     extra = tmp_path / "extra.py"
     extra.write_text((code / "stack.py").read_text() + "\nprint('extra')\n")
@@ -355,3 +357,91 @@ def test_a_schema_2_index_gets_the_code_text_family_from_upgrade(tmp_path):
     assert r.returncode == 0 and "no text family" not in r.stdout + r.stderr
     r = run(["upgrade", "--db", db])
     assert "nothing to do" in r.stdout
+
+
+# ---------------------------------------------------------------- schema 3 -> 4: the common hashes
+COMMON = ("Every essay in this class opens with the same paragraph, which the handout gave to all "
+          "of the students, so that its sentences are found in every submission of the term. ")
+
+
+def _class(folder: Path, n: int, first: int = 0) -> Path:
+    """``n`` essays that all open with the same paragraph (more common than the default max-df)
+    and go on in words of their own; essay 1 copies essay 0's own words."""
+    import random
+
+    folder.mkdir(exist_ok=True)
+    for i in range(first, first + n):
+        rng = random.Random(i if i != 1 else 0)
+        own = " ".join("".join(rng.choice("abcdefghij") for _ in range(rng.randint(3, 8))) for _ in range(160))
+        (folder / f"essay{i:03d}.txt").write_text(COMMON + own + "\n")
+    return folder
+
+
+def _age_to_schema_3(db: Path) -> None:
+    """Make ``db`` what schema 3 stored: no common_hashes table, nothing in meta about it."""
+    raw_sql(db, "DROP TABLE common_hashes")
+    raw_sql(db, "DELETE FROM meta WHERE key = 'common_hashes_max_df'")
+    raw_sql(db, "UPDATE settings SET value = '3' WHERE key = 'schema_version'")
+
+
+def _common(db: Path) -> tuple[int, list[tuple]]:
+    """(the max-df common_hashes is kept for, its rows), after checking them against shared_hashes."""
+    floor = int(dict(raw_sql(db, "SELECT key, value FROM meta"))["common_hashes_max_df"])
+    rows = raw_sql(db, "SELECT hash, df FROM common_hashes ORDER BY hash")
+    assert rows == raw_sql(db, f"SELECT hash, df FROM shared_hashes WHERE df > {floor} ORDER BY hash")
+    return floor, rows
+
+
+def _query(db: Path, doc: Path, *args) -> list[str]:
+    r = run(["query", doc, "--db", db, "--format", "csv", "--top", "0", *args])
+    assert r.returncode == 0, r.stderr
+    return r.stdout.splitlines()
+
+
+def test_common_hashes_follow_every_write(tmp_path):
+    db = tmp_path / "idx.duckdb"
+    essays = _class(tmp_path / "essays", 48)
+    assert run(["add", essays, "--db", db]).returncode == 0
+    floor, rows = _common(db)
+    assert floor == 12 and rows  # a quarter of 48 submissions; the handout's hashes are in all 48
+    doc = essays / "essay000.txt"
+    want = _query(db, doc)
+    assert want[1].split(",")[0].endswith("essay001.txt")
+    _class(essays, 52, first=48)  # a second add: 100 submissions, the default max-df rises
+    assert run(["add", essays, "--db", db]).returncode == 0
+    floor, rows = _common(db)
+    assert floor == 25 and rows
+    changed = essays / "essay050.txt"  # a changed file (without the handout), then removed ones
+    changed.write_text(changed.read_text().replace(COMMON, ""))
+    assert run(["add", essays, "--db", db]).returncode == 0
+    assert _common(db)[1] != rows
+    assert run(["remove", *sorted(essays.glob("essay09*.txt")), "--db", db]).returncode == 0
+    _common(db)
+    assert run(["check", "--db", db]).returncode == 0
+    # read from common_hashes (the default max-df, a larger one) or from every df (a smaller
+    # one, or an index whose common_hashes serves none): the same answers
+    got = [_query(db, doc, *args) for args in ((), ("--max-df", "200"), ("--max-df", "5"))]
+    raw_sql(db, "DELETE FROM meta WHERE key = 'common_hashes_max_df'")
+    assert [_query(db, doc, *args) for args in ((), ("--max-df", "200"), ("--max-df", "5"))] == got
+    assert len(got[0]) == 2 and len(got[1]) == 1 + 88  # above 200 the handout counts: 88 others hold it
+    raw_sql(db, "INSERT INTO meta VALUES ('common_hashes_max_df', '25')")
+    raw_sql(db, "DELETE FROM common_hashes WHERE hash IN (SELECT MIN(hash) FROM common_hashes)")
+    r = run(["check", "--db", db])
+    assert r.returncode != 0 and "common hashes: 1 problem" in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+def test_a_schema_3_index_gets_its_common_hashes_from_the_migration(tmp_path):
+    db = tmp_path / "old.duckdb"
+    essays = _class(tmp_path / "essays", 48)
+    assert run(["add", essays, "--db", db]).returncode == 0
+    want_common = _common(db)
+    doc = essays / "essay000.txt"
+    want = _query(db, doc), _query(db, doc, "--max-df", "5")
+    _age_to_schema_3(db)
+    r = run(["query", doc, "--db", db])  # read-only: refused with the way out
+    assert r.returncode == 2 and "has schema version 3; this winnowdb uses schema 4" in one_line_error(r.stderr)
+    r = run(["upgrade", "--db", db])
+    assert r.returncode == 0 and "upgraded from schema version 3 to 4" in r.stdout, r.stdout + r.stderr
+    assert _common(db) == want_common
+    assert (_query(db, doc), _query(db, doc, "--max-df", "5")) == want
+    assert run(["check", "--db", db]).returncode == 0

@@ -114,8 +114,8 @@ def test_lint_ignores_comments_and_strings():
 
 FINGERPRINT_RELATIONS = ("query_fingerprints", "left_fingerprints", "right_fingerprints", "side_hashes",
                          "counted_hashes")
-VALUES = {"max_df": 10, "min_shared": 1, "new_label": None, "exclude": None, "limit_rows": 5, "k": 12,
-          "code_k": 12, "top": None}
+VALUES = {"max_df": 10, "common_floor": 10, "min_shared": 1, "new_label": None, "exclude": None, "limit_rows": 5,
+          "k": 12, "code_k": 12, "top": None}
 
 
 def run_core(con, name: str, **values) -> list[tuple]:

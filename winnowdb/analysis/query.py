@@ -28,8 +28,9 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     query_text = reader.text_families([side], language)[0]
     store = reader.store
     cap = reader.max_df(max_df)
+    floor = store.common_floor()
     with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
-        found = store.columns("query_hits", top=int(top) if top and top > 0 else None, max_df=cap,
+        found = store.columns("query_hits", top=int(top) if top and top > 0 else None, max_df=cap, common_floor=floor,
                               exclude=reader.submission_of(source), min_shared=max(1, int(min_shared)))
     if found["sub"].shape[0] == 0:
         return []
@@ -49,4 +50,4 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
                                  text_pairs={"qid": np.zeros(len(hits["sub"]), np.int32), "sub": hits["sub"]}):
                 hit_text = store.columns("text_evidence", max_df=cap)
         with store.relations(hit_hashes={"sub": subs, "hash": fps["hash"]}, hit_text=hit_text):
-            return store.records("query_hit_sizes", max_df=cap)
+            return store.records("query_hit_sizes", max_df=cap, common_floor=floor)

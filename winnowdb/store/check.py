@@ -64,6 +64,8 @@ CHECKS = [
     ("document frequencies", "check_shared_hashes",
      "hash {hash}: kept document frequency {kept}, counted {counted}"),
     ("kept counts", "check_kept_counts", "{what}: kept {kept}, counted {counted}"),
+    ("common hashes", "check_common_hashes",
+     "hash {hash}: in common_hashes with df {kept}, kept document frequency {df} (max-df {max_df})"),
 ]
 
 MAX_EXAMPLES = 5

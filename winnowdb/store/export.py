@@ -52,9 +52,9 @@ FINGERPRINT_COLUMNS = ("hash", "doc", "pos", "start_offset", "end_offset")
 #: tables): each is then read as the query file that counts it from the core tables
 DERIVED = {"shared_hashes": "shared_hashes_counted", "boilerplate_hashes": "boilerplate_hashes_counted",
            "meta": "meta_counted", "documents_pending": "documents_pending_none",
-           "code_text_hashes": "code_text_hashes_none"}
+           "code_text_hashes": "code_text_hashes_none", "common_hashes": "common_hashes_none"}
 #: tables whose rows ``import_parquet`` counts anew instead of copying (meta's other keys are copied)
-RECOUNTED = ("shared_hashes", "boilerplate_hashes")
+RECOUNTED = ("shared_hashes", "boilerplate_hashes", "common_hashes")
 
 
 def bucket_sql(buckets: int, column: str = "hash") -> str:
@@ -273,7 +273,7 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
     store = Store.open(db)  # a writable open creates the index's views (pairs, fingerprint_df, ...)
     try:
         with store.transaction() as tx:
-            remember_default_max_df(store)
+            remember_default_max_df(store, refill=True)  # common_hashes too: not copied
             # the fingerprints were imported ordered by hash, in this version's row groups: one run
             write_meta(tx, RUNS_KEY, str(counts.get("fingerprints", 0) or ""))
     finally:

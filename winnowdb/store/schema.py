@@ -23,11 +23,11 @@ import duckdb
 from ..errors import WinnowError
 from . import sqlfiles
 
-__all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "RUNS_KEY", "create_index", "create_views",
-           "check_version", "read_settings", "write_setting", "remove_setting", "read_meta", "write_meta",
-           "stale_code_count", "upgrade"]
+__all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "RUNS_KEY", "COMMON_KEY", "create_index",
+           "create_views", "check_version", "read_settings", "write_setting", "remove_setting", "read_meta",
+           "write_meta", "stale_code_count", "upgrade"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _v1_to_v2(con) -> None:
@@ -38,13 +38,22 @@ def _v2_to_v3(con) -> None:
     con.execute(sqlfiles.load("migrate_2_to_3"))
 
 
+def _v3_to_v4(con) -> None:
+    con.execute(sqlfiles.load("migrate_3_to_4"))
+    value = read_meta(con).get("default_max_df")
+    if value is not None and value.isdigit():  # else the next write fills it
+        con.execute(sqlfiles.load("common_hashes_fill"), {"max_df": int(value)})
+        write_meta(con, COMMON_KEY, int(value))
+
+
 #: Schema upgrades. ``MIGRATIONS[v]`` turns a schema-``v`` index into schema ``v + 1`` given an open
 #: connection inside a transaction; a writable open runs every step from the index's version up to
 #: ``SCHEMA_VERSION`` and records the new version in the same transaction, so an upgrade is
 #: all-or-nothing. 1 -> 2: the meta table, keys, kept statistics (``sql/migrate_1_to_2.sql``);
 #: 2 -> 3: the code documents' text family, empty until ``winnowdb upgrade`` fills it
-#: (``sql/migrate_2_to_3.sql``, ``ingest/code_text.py``).
-MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
+#: (``sql/migrate_2_to_3.sql``, ``ingest/code_text.py``); 3 -> 4: the common hashes kept apart
+#: (``sql/migrate_3_to_4.sql``, filled for the remembered default max-df).
+MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 #: meta key holding a digest of the SQL of the views stored in the index (``create_views``)
 VIEWS_DIGEST = "views_digest"
@@ -52,12 +61,16 @@ VIEWS_DIGEST = "views_digest"
 #: the meta entry listing the row counts of the fingerprint runs stored since the last merge
 #: (store/merge.py); an index without it was written before runs were recorded
 RUNS_KEY = "fingerprint_runs"
+#: the meta entry holding the max-df whose common hashes the common_hashes table holds (those in
+#: more submissions); absent: the table serves no max-df (store/stats.py)
+COMMON_KEY = "common_hashes_max_df"
 META_KEYS = {
     VIEWS_DIGEST: "a digest of this version's view SQL and the stored views (create_views)",
     "max_removed_doc": "the highest document id ever removed: ids are never given again",
     "distinct_hashes": "how many distinct fingerprint hashes the ordinary documents hold",
     "default_max_df": "the default --max-df, remembered by each write (store/stats.py)",
     RUNS_KEY: "the row counts of the fingerprint runs stored since the last merge (store/merge.py)",
+    COMMON_KEY: "the max-df whose more common hashes common_hashes holds (store/stats.py)",
 }
 
 
