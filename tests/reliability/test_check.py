@@ -40,7 +40,7 @@ def test_healthy_index_passes(healthy):
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stderr == ""
     lines = r.stdout.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ok: ") and "18 checks passed" in lines[0], r.stdout
+    assert len(lines) == 1 and lines[0].startswith("ok: ") and "19 checks passed" in lines[0], r.stdout
     report = json.loads(run(["check", "--db", healthy, "-f", "json"]).stdout)
     assert report["ok"] is True and report["problems"] == []
     assert report["totals"]["documents"] == 22  # 21 essays and code files + 1 boilerplate

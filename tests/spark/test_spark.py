@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from winnowdb.store import sqlfiles
+from winnowdb.store.stats import NO_COMMON_FLOOR
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -325,7 +326,8 @@ def _params(con) -> dict:
         "SELECT path, submission, simhash FROM documents WHERE path LIKE '%essays/tides.txt'").fetchall()[0]
     boiler_sub = con.execute("SELECT submission FROM documents WHERE path LIKE '%essays/lighthouses.txt'"
                              ).fetchall()[0][0]
-    return {"max_df": cap, "min_shared": 1, "new_label": None, "exclude": sub, "limit_rows": 10, "top": None,
+    return {"max_df": cap, "common_floor": cap, "min_shared": 1, "new_label": None, "exclude": sub, "limit_rows": 10,
+            "top": None,
             "k": int(settings["k"]), "code_k": int(settings.get("code_k", settings["k"])),
             "s": 20, "length": 3, "min_resemblance": 0.1, "min_containment": 0.3,
             "submission": boiler_sub, "hamming": 3, "simhash": simhash, "path": tides}
@@ -345,6 +347,7 @@ PARITY = [
     ("pairs", {"max_df": 2}),
     ("query_hits", {}),
     ("query_hits", {"top": 2, "exclude": None}),
+    ("query_hits", {"common_floor": NO_COMMON_FLOOR}),  # the too common hashes from shared_hashes (Spark's way)
     ("passage_matches", {}),
     ("countable_hashes", {}),
     ("common_fingerprints", {}),
@@ -363,6 +366,7 @@ PARITY = [
     ("hit_text_hashes", {}),  # the hits' text family (reads query_hit_rows)
     ("text_evidence", {}),  # the text family's evidence per hit (reads query_text_hashes, hit_text_hashes)
     ("query_hit_sizes", {}),  # the hits of query_hits with sizes (reads query_hit_rows, hit_hashes, hit_text)
+    ("query_hit_sizes", {"common_floor": NO_COMMON_FLOOR}),
     ("hit_hashes_stored", {}),
     ("common_fingerprints_counted", {}),
     # what an export without the kept statistics reads in their place (export.DERIVED)
@@ -371,6 +375,7 @@ PARITY = [
     ("meta_counted", {}),
     ("documents_pending_none", {}),
     ("code_text_hashes_none", {}),
+    ("common_hashes_none", {}),
     ("document_text_hashes", {}),
 ]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 
+from ..store.stats import common_floor
 from .sides import Reader
 
 __all__ = ["query_hits"]
@@ -28,7 +29,7 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     query_text = reader.text_families([side], language)[0]
     store = reader.store
     cap = reader.max_df(max_df)
-    floor = store.common_floor()
+    floor = common_floor(store)  # too common hashes: from common_hashes at or above it
     with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
         found = store.columns("query_hits", top=int(top) if top and top > 0 else None, max_df=cap, common_floor=floor,
                               exclude=reader.submission_of(source), min_shared=max(1, int(min_shared)))

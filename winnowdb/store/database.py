@@ -330,13 +330,6 @@ class Store:
 
         return default_max_df(self)
 
-    def common_floor(self) -> int:
-        """The max-df from which the queries read too common hashes from the few rows of
-        ``common_hashes`` (``store.stats``: kept for the default one)."""
-        from .stats import common_floor
-
-        return common_floor(self)
-
     # ----------------------------------------------------------------- transactions, knobs
     @contextmanager
     def transaction(self):
