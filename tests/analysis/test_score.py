@@ -305,9 +305,44 @@ def test_compare_explains_the_pair_score(code_index, index_db, corpus, cli, tmp_
     assert 0.2 < text["coverage_b"] < 1  # a partial copy: part of each side is in a passage
     # the terminal and the report say it
     r = cli("compare", src / "prog1.py", src / "prog1_renamed.py", "--db", db)
-    assert r.exit_code == 0 and "score " in r.stdout and "text (identifiers, literals, comments)" in r.stdout
+    said = " ".join(r.stdout.split())  # as one line, however the terminal wrapped it
+    assert r.exit_code == 0 and "score " in said and "verbatim text" in said
+    assert "identifiers and literals" in said and "comments and docstrings" in said
     out = tmp_path / "report.html"
     r = cli("report", "--html", out, "--db", db, "--top", "3")
     assert r.exit_code == 0, r.output
     html = out.read_text()
-    assert "identifiers, literals, comments" in html and "passages cover" in html and ">score</th>" in html
+    assert "verbatim text" in html and "identifiers and literals" in html and "passages cover" in html
+    assert ">score</th>" in html
+
+
+def test_compare_shows_the_evidence_by_kind(code_index, index_db, corpus, tmp_path):
+    db, src, _ = code_index
+    # the same comments and docstring over other code; a program told again in the same code
+    # with other comments; a renamed copy
+    (tmp_path / "told_a.py").write_text('"""Sum the squares of a list, skipping the negative numbers."""\n'
+                                        '# walk the list once and keep a running total\n'
+                                        'def f(xs):\n    return sum(x * x for x in xs if x >= 0)\n')
+    (tmp_path / "told_b.py").write_text('"""Sum the squares of a list, skipping the negative numbers."""\n'
+                                        '# walk the list once and keep a running total\n'
+                                        'def total(values):\n    acc = 0\n    for v in values:\n'
+                                        '        if v < 0:\n            continue\n        acc += v ** 2\n'
+                                        '    return acc\n')
+    (tmp_path / "recommented.py").write_text("# an entirely different remark about nothing at all\n"
+                                             + _program(0).replace("#", "# said otherwise:"))
+    with winnowdb.open(db, read_only=True) as idx:
+        told = idx.compare(tmp_path / "told_a.py", tmp_path / "told_b.py").score
+        renamed = idx.compare(src / "prog1.py", src / "prog1_renamed.py").score
+        copy = idx.compare(src / "prog0.py", src / "prog0_copy.py").score
+        recommented = idx.compare(src / "prog0.py", tmp_path / "recommented.py").score
+    with winnowdb.open(index_db, read_only=True) as idx:
+        text = idx.compare(corpus / "essays" / "tides.txt", corpus / "essays" / "tides_copy.txt").score
+    assert copy["identifiers_literals"] == 1.0 and copy["comments_docstrings"] == 1.0
+    assert told["comments_docstrings"] == 1.0 and told["identifiers_literals"] < 0.5  # the words, not the code
+    assert renamed["identifiers_literals"] < 0.95 and max(renamed["containment_a"], renamed["containment_b"]) == 1.0
+    assert recommented["identifiers_literals"] == 1.0 and recommented["comments_docstrings"] < 0.5
+    assert text["identifiers_literals"] is None and text["comments_docstrings"] is None
+    with winnowdb.open(db, read_only=True) as idx:  # a side without comments: none of that kind
+        bare = tmp_path / "bare.py"
+        bare.write_text("def f(xs):\n    return sum(x * x for x in xs if x >= 0)\n")
+        assert idx.compare(tmp_path / "told_a.py", bare).score["comments_docstrings"] is None

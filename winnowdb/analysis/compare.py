@@ -9,7 +9,8 @@ then a join of two small relations (``sql/passage_matches.sql``), merged into pa
 and, for text, grown to the edges of the shared words (``passages.extend_passages``: the two
 text documents of a pair are normalized again for that). Each comparison carries the evidence
 behind its pair score: for code, the two sides' text families compared as a query's with a hit's
-(``sql/text_evidence.sql``), and for every pair the share of each side the passages cover.
+(``sql/text_evidence.sql``) and their names, literals and comments compared apart (``_Kinds``),
+and for every pair the share of each side the passages cover.
 """
 from __future__ import annotations
 
@@ -34,8 +35,9 @@ EXTEND_MAX_CHARS = 5_000_000
 @dataclass
 class Comparison:
     """Two sides and the passages they share, with their scores (shared, containment_a,
-    containment_b, resemblance, text_containment, score: the pair score of docs/score.md) and
-    the share of each side's characters the passages cover (coverage_a, coverage_b)."""
+    containment_b, resemblance, text_containment, score: the pair score of docs/score.md), the
+    share of each side's characters the passages cover (coverage_a, coverage_b), and for code the
+    evidence by kind (identifiers_literals, comments_docstrings: ``_Kinds``; None for text)."""
 
     a: Side
     b: Side
@@ -76,8 +78,10 @@ def compare_many(reader: Reader, pairs: list[tuple[str | os.PathLike, str | os.P
                                            texts.edges(sb, {p.doc_b for p in passages}))
             out.append(Comparison(sa, sb, passages, score))
     text = _text_evidence(reader, [(sides[str(a)], sides[str(b)]) for a, b in pairs], cap, language)
+    kinds = _Kinds(texts)
     for i, cmp in enumerate(out):
         cmp.score.update(_evidence(cmp, *text.get(i, (None, None))))
+        cmp.score.update(kinds.compare(cmp.a, cmp.b))
     return out
 
 
@@ -112,6 +116,53 @@ def _text_evidence(reader: Reader, pairs: list[tuple[Side, Side]], cap: int,
                                 text_pairs={"qid": ids, "sub": ids}):
         rows = reader.store.rows("text_evidence", max_df=cap)
     return {int(qid): (float(tc), float(t)) for qid, _, tc, t in rows}
+
+
+class _Kinds:
+    """The evidence of a code pair by kind, beside the structure (the code tokens) and the
+    verbatim text (the text family) the score uses: how much of the names and literals, and of
+    the comments and docstrings, the two sides share (``normalize.code.code_parts``). Each the
+    larger containment of the two sides' distinct items: identifiers and literals as written;
+    comments as word trigrams, lower-cased. None where a side has no code, or none of that kind.
+    Each side is split once per ``compare_many`` (a side in many pairs of a report)."""
+
+    def __init__(self, texts: "_TextSides") -> None:
+        self.texts = texts
+        self._parts: dict[str, tuple[set, set] | None] = {}
+
+    def compare(self, a: Side, b: Side) -> dict:
+        pa, pb = self._of(a), self._of(b)
+        if pa is None or pb is None:
+            return {"identifiers_literals": None, "comments_docstrings": None}
+        return {"identifiers_literals": _larger_containment(pa[0], pb[0]),
+                "comments_docstrings": _larger_containment(pa[1], pb[1])}
+
+    def _of(self, side: Side) -> tuple[set, set] | None:
+        if side.name not in self._parts:
+            import re
+
+            from ..normalize.code import code_parts
+
+            names, comment_words, code = set(), [], False
+            for doc, text in side.texts.items():
+                lang = self.texts.language(side, doc)
+                if lang is None:
+                    continue
+                code = True
+                parts = code_parts(text, lang)
+                names.update(parts.identifiers)
+                names.update(parts.literals)
+                comment_words += re.findall(r"\w+", " ".join(parts.comments).lower())
+            trigrams = set(zip(comment_words, comment_words[1:], comment_words[2:]))
+            self._parts[side.name] = (names, trigrams) if code else None
+        return self._parts[side.name]
+
+
+def _larger_containment(a: set, b: set) -> float | None:
+    """|a & b| over the smaller of the two; None when either is empty."""
+    if not a or not b:
+        return None
+    return len(a & b) / min(len(a), len(b))
 
 
 def _coverage(side: Side, spans: list[tuple[int, int, int]]) -> float:
@@ -150,16 +201,24 @@ class _TextSides:
             with reader.store.relations(wanted_docs={"doc": np.array(ids, dtype=np.int32)}):
                 names = dict(reader.store.rows("document_normalizers"))
         self.text_docs = {d: name for d, name in names.items() if name in ("text", "prose")}
+        self.code_docs = {d: name.split(":", 1)[1] for d, name in names.items() if name.startswith("code:")}
         self.text_files = {}  # names of the sides that are a text file not indexed (doc -1): normalizer
+        self.code_files = {}  # names of the sides that are a code file not indexed: its language
         for side in sides.values():
             if -1 in side.texts:
-                family, _ = choose_normalizer(self.settings, side.paths[-1], language)
+                family, lang = choose_normalizer(self.settings, side.paths[-1], language)
                 if family in ("text", "prose"):
                     self.text_files[side.name] = family
+                elif family == "code" and lang:
+                    self.code_files[side.name] = lang
         from collections import OrderedDict
 
         self._cache: OrderedDict = OrderedDict()  # (side name or "", doc) -> (chars, TextEdges)
         self._chars = 0
+
+    def language(self, side, doc: int) -> str | None:
+        """The programming language of one of ``side``'s documents; None for text."""
+        return self.code_docs.get(doc) if doc >= 0 else self.code_files.get(side.name)
 
     def edges(self, side, docs: set[int]) -> dict:
         """doc id -> ``TextEdges`` of those of ``side``'s documents ``docs`` that are text (and not

@@ -7,7 +7,7 @@ from .lines import LineIndex
 from .paths import display_path
 
 __all__ = ["passage_records", "compare_to_dict", "evidence_line", "render_compare", "text_not_stored", "unstored_note",
-           "CLIP_WIDTH", "CLIP_CONTEXT"]
+           "CLIP_WIDTH", "CLIP_CONTEXT", "KINDS"]
 
 
 def passage_records(cmp) -> list[dict]:
@@ -40,10 +40,21 @@ def evidence_line(score: dict) -> str:
     """One line: the pair score and the evidence behind it (docs/score.md)."""
     parts = [f"score {100 * score['score']:.1f}%"]
     if score.get("text_containment") is not None:
-        parts.append(f"code tokens {100 * max(score['containment_a'], score['containment_b']):.1f}%, "
-                     f"text (identifiers, literals, comments) {100 * score['text_containment']:.1f}%")
+        parts.append(f"structure (code tokens) {100 * max(score['containment_a'], score['containment_b']):.1f}%, "
+                     f"verbatim text {100 * score['text_containment']:.1f}%")
+    kinds = [f"{label} {_pct(score.get(key))}" for key, label in KINDS if key in score]
+    if any(score.get(key) is not None for key, _ in KINDS):
+        parts.append(", ".join(kinds))
     parts.append(f"passages cover {100 * score['coverage_a']:.1f}% of A, {100 * score['coverage_b']:.1f}% of B")
     return " · ".join(parts)
+
+
+#: the evidence of a code pair by kind (``analysis.compare``), and how it is labelled
+KINDS = (("identifiers_literals", "identifiers and literals"), ("comments_docstrings", "comments and docstrings"))
+
+
+def _pct(value) -> str:
+    return "none" if value is None else f"{100 * value:.1f}%"
 
 
 def compare_to_dict(cmp) -> dict:
