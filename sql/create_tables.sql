@@ -22,7 +22,8 @@
 --                      the k-gram in the normalized text), start_offset/end_offset (the k-gram's
 --                      span in the original text, in characters, end exclusive). Each add writes
 --                      its rows ordered by hash, in row groups of 8,192 rows (32,768 in a file of
---                      2 GB or more: store/dbfile.py), so looking a hash up reads few rows.
+--                      2 GB or more, or that an add will make so: store/dbfile.py), so looking a
+--                      hash up reads few rows.
 --   shared_hashes      every hash found in two or more submissions, with df: how many (the
 --                      document frequency pairs count; kept up to date by add and remove)
 --   common_hashes      the shared_hashes rows above the default --max-df remembered with them

@@ -139,3 +139,33 @@ def test_the_row_group_size_is_chosen_when_the_file_is_attached(big_index, tmp_p
         idx.store.connection.execute("CREATE TABLE t AS SELECT range AS i FROM range(100000)")
         groups = _row_groups(idx.store.connection, "t")
     assert max(groups) == LARGE_ROW_GROUP_ROWS and len(groups) == 4
+
+
+def test_an_add_that_makes_a_large_index_writes_large_row_groups_from_its_start(tmp_path, monkeypatch, cli):
+    # an index built by one add of a big corpus is never reopened small: `add` sums the input's
+    # sizes first (up to what makes the index large) and attaches the file for that size
+    from winnowdb.ingest.walk import input_bytes
+    from winnowdb.store import dbfile
+
+    corpus = _essays(tmp_path / "corpus")
+    size = sum(f.stat().st_size for f in corpus.iterdir())
+    assert 1000 <= input_bytes([corpus], 1000) < size and input_bytes([corpus], 10 * size) == size
+    dbs = {name: tmp_path / f"{name}.duckdb" for name in ("api", "cli", "cli_small")}
+    for db in dbs.values():
+        winnowdb.open(db).close()  # empty indexes
+    empty = os.path.getsize(dbs["api"])
+    # this corpus's index (about 3x its text) makes the file large
+    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", empty + 2 * size)
+    with winnowdb.open(dbs["api"]) as idx:  # told nothing: a small file, small groups
+        idx.add([corpus])
+        small = _row_groups(idx.store.connection, "fingerprints")
+    r = cli("add", corpus, "--db", dbs["cli"])
+    assert r.exit_code == 0, r.output
+    with winnowdb.open(dbs["cli"], read_only=True) as idx:
+        large = _row_groups(idx.store.connection, "fingerprints")
+    assert sum(small) == sum(large) > LARGE_ROW_GROUP_ROWS
+    assert max(small) == ROW_GROUP_ROWS and max(large) == LARGE_ROW_GROUP_ROWS
+    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", empty + 4 * size)  # too little input to make it large
+    assert cli("add", corpus, "--db", dbs["cli_small"]).exit_code == 0
+    with winnowdb.open(dbs["cli_small"], read_only=True) as idx:
+        assert max(_row_groups(idx.store.connection, "fingerprints")) == ROW_GROUP_ROWS

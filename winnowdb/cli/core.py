@@ -101,7 +101,7 @@ def add(
                 fail(str(exc))
         with open_index(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
                         text_normalizer=text_normalizer, selection=selection, mod_m=mod_m,
-                        code_text=code_text) as idx:
+                        code_text=code_text, adding=paths) as idx:
             progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(),
                                 TransferSpeedColumn(), TimeRemainingColumn(),
                                 TextColumn("{task.fields[file]}"), console=err, transient=True,

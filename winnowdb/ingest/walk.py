@@ -15,7 +15,7 @@ from typing import Iterable, Iterator, Union
 
 from .read import BAD_NAME, Skipped, name_problem
 
-__all__ = ["iter_files", "walk", "index_files", "IGNORED_DIRS"]
+__all__ = ["iter_files", "walk", "index_files", "input_bytes", "IGNORED_DIRS"]
 
 #: folders never walked (version control, caches, virtual environments; hidden folders neither)
 IGNORED_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", ".tox", ".mypy_cache"}
@@ -138,6 +138,18 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[tuple[str, int]
                 if item is not None:
                     yield item
             stack.extend(reversed(subfolders))
+
+
+def input_bytes(paths: list[str | os.PathLike], limit: int) -> int:
+    """The total size of the files under ``paths``, counted only up to ``limit`` (the walk stops
+    there): how much an add may put into an index (``open_index(adding_bytes=...)``)."""
+    total = 0
+    for item in iter_files(paths):
+        if not isinstance(item, Skipped):
+            total += item[1]
+            if total >= limit:
+                break
+    return total
 
 
 def walk(paths: Iterable[str]) -> list[tuple[tuple[str, int] | Skipped, str | None]]:

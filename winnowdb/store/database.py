@@ -58,9 +58,9 @@ class Store:
 
     # ----------------------------------------------------------------- opening
     @classmethod
-    def open(cls, path: str | os.PathLike, *, read_only: bool = False, create: bool = False,
+    def open(cls, path: str | os.PathLike, *, read_only: bool = False, create: bool = False, adding_bytes: int = 0,
              settings: dict[str, str] | None = None, given: Mapping[str, object] | None = None) -> "Store":
-        """Open (or with ``create``, create) the index at ``path``.
+        """Open (or with ``create``, create) the index at ``path`` (``adding_bytes``: connect_index).
 
         ``settings`` are the values a new index gets (a new file, or an existing DuckDB file
         without tables); for an existing index, any of the ``FIXED_SETTINGS`` in ``given``
@@ -85,7 +85,7 @@ class Store:
             if not read_only:  # tidy up after a creation that was killed
                 remove_stale_temporaries(*os.path.split(os.path.abspath(path)))
         try:
-            con = connect_index(path, read_only=read_only)
+            con = connect_index(path, read_only=read_only, adding_bytes=adding_bytes)
         except duckdb.Error as exc:
             raise WinnowError(describe_duckdb_error(path, exc, read_only)) from None
         try:

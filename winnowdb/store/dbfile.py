@@ -30,7 +30,8 @@ from ..errors import WinnowError
 
 __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
            "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "LARGE_ROW_GROUP_ROWS",
-           "LARGE_INDEX_BYTES", "row_group_rows", "CATALOG", "connect_index", "disconnect_index"]
+           "LARGE_INDEX_BYTES", "INDEX_BYTES_PER_INPUT_BYTE", "row_group_rows", "CATALOG", "connect_index",
+           "disconnect_index"]
 
 #: rows per row group of every table an index's connection writes, for an index file under
 #: ``LARGE_INDEX_BYTES`` (see the module docstring)
@@ -39,6 +40,9 @@ ROW_GROUP_ROWS = 8192
 LARGE_ROW_GROUP_ROWS = 32768
 #: from this file size on (about 250,000 documents of 2.7 KB), writes use ``LARGE_ROW_GROUP_ROWS``
 LARGE_INDEX_BYTES = 2 * 10**9
+#: about how many bytes of index a byte of input text makes (2.8-2.9 for generated text at 100,000
+#: and 1,000,000 documents; code less): what ``connect_index`` plans for an add's input
+INDEX_BYTES_PER_INPUT_BYTE = 3
 
 
 def row_group_rows(file_bytes: int) -> int:
@@ -50,7 +54,8 @@ def row_group_rows(file_bytes: int) -> int:
     and 137-156 ms at 1,000,000 (32,768: 78-84), and a fresh process opening 50,000 row groups
     pays ~0.5 s more (bench/results/row_group_probe_*.md). The size applies to what this
     attachment writes: an index that grows past the threshold gets the larger groups in its
-    later adds and merges."""
+    later adds and merges, and one that an add will make large (``connect_index``'s
+    ``adding_bytes``) from its start."""
     return LARGE_ROW_GROUP_ROWS if file_bytes >= LARGE_INDEX_BYTES else ROW_GROUP_ROWS
 #: the catalog (database) name an index file is attached under
 CATALOG = "winnowdb"
@@ -60,9 +65,11 @@ _owner: dict[int, str] = {}  # id of a connection handed out -> the real path of
 _hosts_lock = threading.Lock()
 
 
-def connect_index(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+def connect_index(path: str, read_only: bool = False, adding_bytes: int = 0) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection to the index file ``path`` (created if missing and not ``read_only``),
-    its catalog the default, its writes in row groups of ``row_group_rows`` rows, spilling to
+    its catalog the default, its writes in row groups of ``row_group_rows`` rows (for the file's
+    size, plus what ``adding_bytes`` of input text will add to it: an add that makes a large index
+    from nothing writes the large row groups from its start), spilling to
     ``path.tmp`` (as DuckDB does for a file it opens itself), offline (``no_network_extensions``).
 
     Raises ``duckdb.Error`` as ``duckdb.connect`` would (``describe_duckdb_error`` words it); a
@@ -79,6 +86,7 @@ def connect_index(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnecti
                 host.execute("SET temp_directory = ?", [path + ".tmp"])
                 mode = "READ_ONLY, " if read_only else ""
                 size = os.path.getsize(path) if os.path.exists(path) else 0
+                size += INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes))
                 host.execute(f"ATTACH ? AS {CATALOG} ({mode}ROW_GROUP_SIZE {row_group_rows(size)})", [path])
             except BaseException:
                 host.close()
