@@ -5,12 +5,15 @@
 -- submissions (their df is kept in shared_hashes; a hash not there is in at most one), count
 -- neither as shared nor in the query's size. The too common ones are read from common_hashes,
 -- the few shared hashes above the default max-df ($common_floor, meta.common_hashes_max_df),
--- when $max_df is at least that; else from shared_hashes. Only the index's occurrences of the query's usable
--- hashes are read: fingerprints are stored ordered by hash, so DuckDB reads the row groups that
+-- when $max_df is at least that; else from shared_hashes. Only the index's occurrences of the
+-- query's usable hashes are read: fingerprints are stored ordered by hash, so DuckDB reads the row groups that
 -- can hold them. An indexed query looks up only its hashes kept in shared_hashes: any other is
 -- in its own submission alone, which it does not report. The hits' sizes come next
 -- (query_hit_sizes.sql): they need the hits' own hashes, which the caller gets from their texts
--- (or hit_hashes_stored.sql).
+-- (or hit_hashes_stored.sql). The $top returned are the best by the text pair score estimated
+-- with each hit's stored count of distinct hashes as its size (which counts its too common
+-- hashes too, so the estimate of how much of the hit the query holds is at most the true one);
+-- the caller asks for more than it shows and ranks them again by their exact scores.
 -- Every lookup joins the few query hashes to the big tables (never the other way round, never an
 -- IN over a whole table under an OR), so DuckDB pushes the query's hashes into each scan as an
 -- IN filter and reads only the row groups that can hold them (bench/results/query_plan.md).
@@ -43,22 +46,33 @@ q_lookup AS (  -- the hashes that can be found in another submission
     UNION ALL
     SELECT u.hash FROM q_usable u JOIN q_df ON q_df.hash = u.hash WHERE $exclude IS NOT NULL
 ),
-occurrences AS (
-    SELECT DISTINCT f.hash, d.sub, d.submission
+occurrence_docs AS (
+    SELECT f.hash, d.doc, d.sub, d.submission, d.hashes
     FROM fingerprints f
     JOIN documents d ON d.doc = f.doc
     WHERE f.hash IN (SELECT hash FROM q_lookup) AND d.kind = 'document'
 ),
+occurrences AS (
+    SELECT DISTINCT hash, sub, submission FROM occurrence_docs
+),
+hit_sizes AS (  -- each hit's stored distinct hashes (of its documents found), too common ones included
+    SELECT sub, SUM(hashes) AS hashes FROM (SELECT DISTINCT sub, doc, hashes FROM occurrence_docs) AS t GROUP BY sub
+),
 hits AS (
-    SELECT sub, MIN(submission) AS submission, COUNT(*) AS shared
-    FROM occurrences
-    WHERE $exclude IS NULL OR submission <> $exclude
-    GROUP BY sub
+    SELECT o.sub, MIN(o.submission) AS submission, COUNT(*) AS shared
+    FROM occurrences o
+    WHERE $exclude IS NULL OR o.submission <> $exclude
+    GROUP BY o.sub
     HAVING COUNT(*) >= $min_shared
 ),
-ranked AS (  -- the ranking is by containment, shared / the query's size: by shared
-    SELECT sub, submission, shared, ROW_NUMBER() OVER (ORDER BY shared DESC, submission) AS rnk
-    FROM hits
+ranked AS (  -- by the pair score of text, the larger containment, estimated with the stored sizes
+    SELECT h.sub, h.submission, h.shared,
+           ROW_NUMBER() OVER (ORDER BY GREATEST(CAST(h.shared AS DOUBLE) / GREATEST(q.n, 1),
+                                                CAST(h.shared AS DOUBLE) / GREATEST(s.hashes, h.shared)) DESC,
+                                       h.shared DESC, h.submission) AS rnk
+    FROM hits h
+    JOIN hit_sizes s ON s.sub = h.sub
+    CROSS JOIN (SELECT COUNT(*) AS n FROM q_usable) AS q
 )
 SELECT r.sub, r.submission, r.shared, (SELECT COUNT(*) FROM q_usable) AS query_fingerprints
 FROM ranked r

@@ -346,3 +346,33 @@ def test_compare_shows_the_evidence_by_kind(code_index, index_db, corpus, tmp_pa
         bare = tmp_path / "bare.py"
         bare.write_text("def f(xs):\n    return sum(x * x for x in xs if x >= 0)\n")
         assert idx.compare(tmp_path / "told_a.py", bare).score["comments_docstrings"] is None
+
+
+def test_query_top_finds_a_small_file_copied_whole_before_larger_partial_matches(tmp_path):
+    # a short file lifted whole into the query scores 1 (all of it is found) though it shares
+    # fewer fingerprints than longer files the query quotes a little of: --top picks its hits
+    # by the score, not by the count of shared fingerprints
+    words = random_words(11, 6000)
+    rng = random.Random(11)
+
+    def text(n: int) -> str:
+        return " ".join(rng.choice(words) for _ in range(n))
+
+    small = text(80)
+    bigs = [text(2500) for _ in range(12)]
+    quoted = [" ".join(b.split()[:300]) for b in bigs]  # 300 words of each long file
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "small.txt").write_text(small + "\n")
+    for i, b in enumerate(bigs):
+        (corpus / f"long{i:02d}.txt").write_text(b + "\n")
+    query = tmp_path / "query.txt"
+    query.write_text(text(100) + " " + " ".join(quoted[:6]) + " " + small + " " + " ".join(quoted[6:]) + "\n")
+    with winnowdb.open(tmp_path / "idx.duckdb") as idx:
+        idx.add([corpus], jobs=1)
+        every = idx.query(query, top=0)
+        top3 = idx.query(query, top=3)
+    shared = {Path(h["path"]).name: h["shared"] for h in every}
+    assert sorted(shared.values(), reverse=True).index(shared["small.txt"]) >= 12  # the fewest shared
+    assert Path(every[0]["path"]).name == "small.txt" and every[0]["score"] == 1.0
+    assert [h["path"] for h in top3] == [h["path"] for h in every[:3]]

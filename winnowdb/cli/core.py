@@ -228,7 +228,7 @@ def query(
     language: Optional[str] = QueryLanguageOption,
     fmt: Format = FormatOption,
 ) -> None:
-    """Which indexed documents share passages with FILE: the --top sharing the most, likeliest copies first.
+    """Which indexed documents share passages with FILE: the --top likeliest copies, best score first.
 
     Fields: path, score (0-1, the pair score of FILE and the hit: docs/score.md), shared (distinct
     fingerprints in common), containment (share of FILE found in the hit), contained (share of

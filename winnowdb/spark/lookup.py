@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..analysis.query import candidates
 from ..store.stats import NO_COMMON_FLOOR
 from . import sql as ssql
 from .jobs import memory_store
@@ -56,13 +57,14 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
     cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
     floor = NO_COMMON_FLOOR  # the too common hashes from shared_hashes: an export may lack common_hashes
     hits = ssql.run(spark, "query_hits", max_df=cap, common_floor=floor, exclude=exclude,
-                    min_shared=max(1, int(min_shared)), top=int(top) if top and top > 0 else None)
+                    min_shared=max(1, int(min_shared)), top=candidates(top))
     hits.cache().createOrReplaceTempView("query_hit_rows")  # sizes and scores next, as Index.query
     try:
         ssql.run(spark, "hit_hashes_stored").createOrReplaceTempView("hit_hashes")
         ssql.run(spark, "hit_text_hashes").createOrReplaceTempView("hit_text_hashes")
         hits.selectExpr("CAST(0 AS INT) AS qid", "sub").createOrReplaceTempView("text_pairs")
         ssql.run(spark, "text_evidence", max_df=cap).createOrReplaceTempView("hit_text")
-        return ssql.rows(ssql.run(spark, "query_hit_sizes", max_df=cap, common_floor=floor))
+        ranked = ssql.rows(ssql.run(spark, "query_hit_sizes", max_df=cap, common_floor=floor))
+        return ranked[:top] if top and top > 0 else ranked
     finally:
         hits.unpersist()
