@@ -11,9 +11,9 @@
 -- in its own submission alone, which it does not report. The hits' sizes come next
 -- (query_hit_sizes.sql): they need the hits' own hashes, which the caller gets from their texts
 -- (or hit_hashes_stored.sql). The $top returned are the best by the text pair score estimated
--- with each hit's stored count of distinct hashes as its size (which counts its too common
--- hashes too, so the estimate of how much of the hit the query holds is at most the true one);
--- the caller asks for more than it shows and ranks them again by their exact scores.
+-- with a size for each hit read from documents.hashes (its largest document found: the stored
+-- count of distinct hashes, too common ones included); the caller asks for more than it shows
+-- and ranks them again by their exact scores.
 -- Every lookup joins the few query hashes to the big tables (never the other way round, never an
 -- IN over a whole table under an OR), so DuckDB pushes the query's hashes into each scan as an
 -- IN filter and reads only the row groups that can hold them (bench/results/query_plan.md).
@@ -46,32 +46,21 @@ q_lookup AS (  -- the hashes that can be found in another submission
     UNION ALL
     SELECT u.hash FROM q_usable u JOIN q_df ON q_df.hash = u.hash WHERE $exclude IS NOT NULL
 ),
-occurrence_docs AS (
-    SELECT f.hash, d.doc, d.sub, d.submission, d.hashes
+hits AS (  -- with each hit's size estimated: its largest document's stored count of distinct hashes
+    SELECT d.sub, MIN(d.submission) AS submission, COUNT(DISTINCT f.hash) AS shared, MAX(d.hashes) AS hashes
     FROM fingerprints f
     JOIN documents d ON d.doc = f.doc
     WHERE f.hash IN (SELECT hash FROM q_lookup) AND d.kind = 'document'
-),
-occurrences AS (
-    SELECT DISTINCT hash, sub, submission FROM occurrence_docs
-),
-hit_sizes AS (  -- each hit's stored distinct hashes (of its documents found), too common ones included
-    SELECT sub, SUM(hashes) AS hashes FROM (SELECT DISTINCT sub, doc, hashes FROM occurrence_docs) AS t GROUP BY sub
-),
-hits AS (
-    SELECT o.sub, MIN(o.submission) AS submission, COUNT(*) AS shared
-    FROM occurrences o
-    WHERE $exclude IS NULL OR o.submission <> $exclude
-    GROUP BY o.sub
-    HAVING COUNT(*) >= $min_shared
+      AND ($exclude IS NULL OR d.submission <> $exclude)
+    GROUP BY d.sub
+    HAVING COUNT(DISTINCT f.hash) >= $min_shared
 ),
 ranked AS (  -- by the pair score of text, the larger containment, estimated with the stored sizes
     SELECT h.sub, h.submission, h.shared,
            ROW_NUMBER() OVER (ORDER BY GREATEST(CAST(h.shared AS DOUBLE) / GREATEST(q.n, 1),
-                                                CAST(h.shared AS DOUBLE) / GREATEST(s.hashes, h.shared)) DESC,
+                                                CAST(h.shared AS DOUBLE) / GREATEST(h.hashes, h.shared)) DESC,
                                        h.shared DESC, h.submission) AS rnk
     FROM hits h
-    JOIN hit_sizes s ON s.sub = h.sub
     CROSS JOIN (SELECT COUNT(*) AS n FROM q_usable) AS q
 )
 SELECT r.sub, r.submission, r.shared, (SELECT COUNT(*) FROM q_usable) AS query_fingerprints
