@@ -445,3 +445,13 @@ def test_a_schema_3_index_gets_its_common_hashes_from_the_migration(tmp_path):
     assert _common(db) == want_common
     assert (_query(db, doc), _query(db, doc, "--max-df", "5")) == want
     assert run(["check", "--db", db]).returncode == 0
+
+
+def test_an_import_fills_common_hashes_anew(tmp_path):
+    db, out, imported = tmp_path / "idx.duckdb", tmp_path / "export", tmp_path / "imported.duckdb"
+    assert run(["add", _class(tmp_path / "essays", 48), "--db", db]).returncode == 0
+    assert run(["export", "--parquet", out, "--db", db]).returncode == 0
+    assert (out / "common_hashes").is_dir()  # exported, but counted anew on import, not copied
+    assert run(["import", "--parquet", out, "--db", imported]).returncode == 0
+    assert _common(imported) == _common(db)
+    assert run(["check", "--db", imported]).returncode == 0

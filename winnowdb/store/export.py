@@ -222,7 +222,7 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
     import duckdb
 
     from .dbfile import connect_index, disconnect_index
-    from .schema import RUNS_KEY, SCHEMA_VERSION, write_meta, write_setting
+    from .schema import COMMON_KEY, RUNS_KEY, SCHEMA_VERSION, write_meta, write_setting
 
     read_manifest(directory)
     if Path(db).exists():
@@ -260,6 +260,7 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
                 counts["texts_missing"] = missing
         con.execute(sqlfiles.load("documents_count_hashes"))
         con.execute(sqlfiles.load("import_statistics"))
+        con.execute(sqlfiles.load("meta_delete"), {"key": COMMON_KEY})  # common_hashes is filled below
         write_setting(con, "schema_version", str(SCHEMA_VERSION))
         con.commit()
     except duckdb.Error as exc:
@@ -273,7 +274,7 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
     store = Store.open(db)  # a writable open creates the index's views (pairs, fingerprint_df, ...)
     try:
         with store.transaction() as tx:
-            remember_default_max_df(store, refill=True)  # common_hashes too: not copied
+            remember_default_max_df(store)  # and common_hashes, which is not copied
             # the fingerprints were imported ordered by hash, in this version's row groups: one run
             write_meta(tx, RUNS_KEY, str(counts.get("fingerprints", 0) or ""))
     finally:

@@ -213,15 +213,14 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> None:
         con.execute(sqlfiles.load("boilerplate_hashes_rebuild"))
 
 
-def remember_default_max_df(store, *, refill: bool = False) -> None:
+def remember_default_max_df(store) -> None:
     """Store the default --max-df the index's statistics give now (inside the caller's
     transaction): every read takes it from ``meta`` instead of counting. ``common_hashes`` is
-    filled again for it when it was kept for another max-df (or ``refill``: an import, whose
-    copied meta describes a table it did not copy)."""
+    filled again for it when it was kept for another max-df, or for none."""
     con = store.connection
     value = int(con.execute(sqlfiles.load("default_max_df_value")).fetchall()[0][0])
     write_meta(con, "default_max_df", value)
-    if refill or _kept_floor(con) != value:
+    if _kept_floor(con) != value:
         con.execute(sqlfiles.load("common_hashes_clear"))
         con.execute(sqlfiles.load("common_hashes_fill"), {"max_df": value})
         write_meta(con, COMMON_KEY, value)
