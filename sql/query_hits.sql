@@ -10,16 +10,17 @@
 -- can hold them. An indexed query looks up only its hashes kept in shared_hashes: any other is
 -- in its own submission alone, which it does not report. The hits' sizes come next
 -- (query_hit_sizes.sql): they need the hits' own hashes, which the caller gets from their texts
--- (or hit_hashes_stored.sql). The $top returned are the best by the text pair score estimated
--- with a size for each hit read from documents.hashes (its largest document found: the stored
--- count of distinct hashes, too common ones included); the caller asks for more than it shows
--- and ranks them again by their exact scores.
+-- (or hit_hashes_stored.sql). Returned are the $top best by the text pair score estimated with
+-- a size for each hit read from documents.hashes (its largest document found: the stored count
+-- of distinct hashes, too common ones included, so the estimate is at most the exact score) and
+-- the $top sharing the most (the best by containment): up to twice $top hits, which the caller
+-- ranks by their exact scores and cuts to $top.
 -- Every lookup joins the few query hashes to the big tables (never the other way round, never an
 -- IN over a whole table under an OR), so DuckDB pushes the query's hashes into each scan as an
 -- IN filter and reads only the row groups that can hold them (bench/results/query_plan.md).
 -- Parameters: $max_df (BIGINT), $common_floor (BIGINT: the max-df common_hashes holds the hashes
 -- above; larger than any $max_df where it holds none), $exclude (VARCHAR or NULL), $min_shared
--- (BIGINT), $top (BIGINT: how many hits to return, best first; NULL for all).
+-- (BIGINT), $top (BIGINT: how many of the best hits are wanted, each way; NULL for all).
 -- Columns: sub, submission, shared, query_fingerprints (the query's usable hashes).
 WITH q AS (
     SELECT DISTINCT hash FROM query_fingerprints
@@ -55,15 +56,17 @@ hits AS (  -- with each hit's size estimated: its largest document's stored coun
     GROUP BY d.sub
     HAVING COUNT(DISTINCT f.hash) >= $min_shared
 ),
-ranked AS (  -- by the pair score of text, the larger containment, estimated with the stored sizes
+ranked AS (  -- by the pair score of text, the larger containment, estimated with the stored sizes;
+             -- and by shared, the containment
     SELECT h.sub, h.submission, h.shared,
            ROW_NUMBER() OVER (ORDER BY GREATEST(CAST(h.shared AS DOUBLE) / GREATEST(q.n, 1),
                                                 CAST(h.shared AS DOUBLE) / GREATEST(h.hashes, h.shared)) DESC,
-                                       h.shared DESC, h.submission) AS rnk
+                                       h.shared DESC, h.submission) AS by_score,
+           ROW_NUMBER() OVER (ORDER BY h.shared DESC, h.submission) AS by_shared
     FROM hits h
     CROSS JOIN (SELECT COUNT(*) AS n FROM q_usable) AS q
 )
 SELECT r.sub, r.submission, r.shared, (SELECT COUNT(*) FROM q_usable) AS query_fingerprints
 FROM ranked r
-WHERE $top IS NULL OR r.rnk <= $top
-ORDER BY r.rnk
+WHERE $top IS NULL OR r.by_score <= $top OR r.by_shared <= $top
+ORDER BY r.by_score

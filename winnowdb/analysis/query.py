@@ -3,11 +3,12 @@
 The document is a side (``sides.Reader``: an indexed file or submission, or a file fingerprinted
 under the index's settings). ``sql/query_hits.sql`` finds the hits from the index's occurrences
 of its usable hashes (read from the few row groups that hold them: fingerprints are stored
-ordered by hash) and keeps the best by the pair score estimated with their stored sizes (more
-than ``top``: ``candidates``); ``sql/query_hit_sizes.sql`` gives each
+ordered by hash) and keeps the ``top`` best by the pair score estimated with their stored sizes
+and the ``top`` sharing the most; ``sql/query_hit_sizes.sql`` gives each
 its size and scores, from the hit's own hashes, computed again from its stored text
 (``Reader.document_fingerprints``), and orders them by the pair score (docs/score.md; for code,
-with the query's text family, ``Reader.text_families``, and ``sql/text_evidence.sql``).
+with the query's text family, ``Reader.text_families``, and ``sql/text_evidence.sql``), of which
+the ``top`` are shown.
 The exclusions are those of ``pairs`` (boilerplate, more than ``max_df`` submissions). An indexed
 document does not find its own submission.
 """
@@ -18,7 +19,7 @@ import os
 from ..store.stats import common_floor
 from .sides import Reader
 
-__all__ = ["query_hits", "candidates"]
+__all__ = ["query_hits"]
 
 
 def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
@@ -32,7 +33,7 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     cap = reader.max_df(max_df)
     floor = common_floor(store)  # too common hashes: from common_hashes at or above it
     with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
-        found = store.columns("query_hits", top=candidates(top), max_df=cap, common_floor=floor,
+        found = store.columns("query_hits", top=int(top) if top and top > 0 else None, max_df=cap, common_floor=floor,
                               exclude=reader.submission_of(source), min_shared=max(1, int(min_shared)))
     if found["sub"].shape[0] == 0:
         return []
@@ -55,11 +56,3 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
             ranked = store.records("query_hit_sizes", max_df=cap, common_floor=floor)
     return ranked[:top] if top and top > 0 else ranked
 
-
-def candidates(top: int | None) -> int | None:
-    """How many hits ``query_hits.sql`` returns for ``top`` shown: twice as many (at least 10
-    more), ranked by a score estimated from stored sizes, so that a hit whose exact score puts
-    it in the top but whose estimate does not is still found; None (all) for ``top`` 0."""
-    if not top or top <= 0:
-        return None
-    return max(2 * int(top), int(top) + 10)

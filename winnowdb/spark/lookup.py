@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..analysis.query import candidates
 from ..store.stats import NO_COMMON_FLOOR
 from . import sql as ssql
 from .jobs import memory_store
@@ -57,7 +56,7 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
     cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
     floor = NO_COMMON_FLOOR  # the too common hashes from shared_hashes: an export may lack common_hashes
     hits = ssql.run(spark, "query_hits", max_df=cap, common_floor=floor, exclude=exclude,
-                    min_shared=max(1, int(min_shared)), top=candidates(top))
+                    min_shared=max(1, int(min_shared)), top=int(top) if top and top > 0 else None)
     hits.cache().createOrReplaceTempView("query_hit_rows")  # sizes and scores next, as Index.query
     try:
         ssql.run(spark, "hit_hashes_stored").createOrReplaceTempView("hit_hashes")
