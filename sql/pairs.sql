@@ -15,7 +15,7 @@
 -- Parameters: $max_df (BIGINT, or NULL for the default: the default_max_df view), $min_shared
 -- (BIGINT), $new_label (VARCHAR or NULL: when set, only pairs with at least one side labelled
 -- $new_label; archive mode never compares old with old; a submission is new when any of its files
--- carries $new_label).
+-- carries $new_label), $min_score (DOUBLE or NULL: when set, only pairs scoring at least that).
 -- MATERIALIZED (a planning hint; dropped for Spark): compute these CTEs once, before the joins
 -- that use them (DuckDB 2.0.1 otherwise joined the names onto the self-join's output).
 -- The score (issue 21; docs/score.md): how likely the pair is a copy, in [0, 1], the ranking.
@@ -165,4 +165,5 @@ SELECT a, b, shared, fingerprints_a, fingerprints_b,
        CAST(shared AS DOUBLE) / (fingerprints_a + fingerprints_b - shared) AS resemblance,
        text_containment, score
 FROM named
+WHERE $min_score IS NULL OR score >= $min_score
 ORDER BY score DESC, cmax DESC, shared DESC, a, b

@@ -153,25 +153,28 @@ class Index:
 
     # ----------------------------------------------------------------- reading
     def pairs(self, *, min_shared: int = 1, top: int = 50, max_df: int | None = None,
-              new_label: str | None = None) -> list[dict]:
+              new_label: str | None = None, min_score: float | None = None) -> list[dict]:
         """All-vs-all pairs of submissions sharing fingerprints, most likely copies first.
 
         Each pair: a, b, shared, fingerprints_a, fingerprints_b, containment_a, containment_b,
         resemblance, text_containment (code: the larger containment of the text family; else
-        None) and score (in [0, 1], the ranking: docs/score.md). ``top=0`` returns every pair.
+        None) and score (in [0, 1], the ranking: docs/score.md). ``top=0`` returns every pair;
+        ``min_score`` keeps those scoring at least that.
         """
         from .analysis.pairs import pairs
 
-        return pairs(self.store, min_shared=min_shared, top=top, max_df=max_df, new_label=new_label)
+        return pairs(self.store, min_shared=min_shared, top=top, max_df=max_df, new_label=new_label,
+                     min_score=min_score)
 
     def write_pairs(self, path: str | os.PathLike, columns: list[str], fmt: str = "csv", *, min_shared: int = 1,
-                    top: int = 50, max_df: int | None = None, new_label: str | None = None) -> int:
+                    top: int = 50, max_df: int | None = None, new_label: str | None = None,
+                    min_score: float | None = None) -> int:
         """``pairs()`` (the given columns, same order and options) written by DuckDB to the file
         ``path`` as CSV or a JSON array (``fmt``): no Python row per pair. Returns how many pairs."""
         from .analysis.pairs import write_pairs
 
         return write_pairs(self.store, path, columns, fmt, min_shared=min_shared, top=top, max_df=max_df,
-                           new_label=new_label)
+                           new_label=new_label, min_score=min_score)
 
     def write_pairs_csv(self, path: str | os.PathLike, columns: list[str], **options: Any) -> int:
         """``write_pairs`` as CSV (kept for callers of earlier versions)."""
@@ -179,8 +182,8 @@ class Index:
 
     def query(self, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
               min_shared: int = 1, language: str | None = None) -> list[dict]:
-        """Indexed submissions sharing fingerprints with the file ``source``: the ``top`` that
-        share the most, likeliest copies (highest score) first.
+        """Indexed submissions sharing fingerprints with the file ``source``: the ``top``
+        likeliest copies (highest score) first.
 
         Each hit: path, shared, query_fingerprints, fingerprints, containment (how much of the
         query is found in the hit), contained (how much of the hit is found in the query),

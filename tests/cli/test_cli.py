@@ -342,3 +342,18 @@ def test_console_script_end_to_end(index_db, corpus, tmp_path):
     assert "Traceback" not in r.stderr and r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert r.stderr.startswith("error: no index")
+
+
+def test_pairs_min_score_keeps_the_likely_copies(cli, cli_db, tmp_path):
+    everything = as_json(cli("pairs", "--db", cli_db, "-f", "json", "--top", "0"))
+    assert any(r["score"] < 0.5 for r in everything) and any(r["score"] >= 0.5 for r in everything)
+    likely = [r for r in everything if r["score"] >= 0.5]
+    assert as_json(cli("pairs", "--db", cli_db, "-f", "json", "--top", "0", "--min-score", "0.5")) == likely
+    csv_rows = cli("pairs", "--db", cli_db, "-f", "csv", "--top", "0", "--min-score", "0.5").stdout.splitlines()
+    assert len(csv_rows) == 1 + len(likely)
+    assert cli("pairs", "--db", cli_db, "--min-score", "0.5").exit_code == 0  # the table too
+    out = tmp_path / "report.html"
+    r = cli("report", "--html", out, "--db", cli_db, "--top", "0", "--min-score", "0.5")
+    assert r.exit_code == 0 and f"{len(likely)} pair" in r.stdout and "scoring at least 50.0%" in out.read_text()
+    r = cli("pairs", "--db", cli_db, "--min-score", "2")
+    assert r.exit_code != 0 and "--min-score" in r.output

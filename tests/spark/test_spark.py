@@ -220,7 +220,7 @@ def test_duckdb_over_the_export_answers_like_the_index(spark_index, export_dir, 
     con = _duck(export_dir)
     cap = con.execute("SELECT max_df FROM default_max_df").fetchall()[0][0]
     sql = sqlfiles.load("pairs")
-    cur = con.execute(sql, sqlfiles.bind(sql, {"max_df": cap, "min_shared": 1, "new_label": None}))
+    cur = con.execute(sql, sqlfiles.bind(sql, {"max_df": cap, "min_shared": 1, "new_label": None, "min_score": None}))
     cols = [d[0] for d in cur.description]
     rows = [dict(zip(cols, r)) for r in cur.fetchall()]
     with winnowdb.open(spark_index, read_only=True) as idx:
@@ -326,7 +326,8 @@ def _params(con) -> dict:
         "SELECT path, submission, simhash FROM documents WHERE path LIKE '%essays/tides.txt'").fetchall()[0]
     boiler_sub = con.execute("SELECT submission FROM documents WHERE path LIKE '%essays/lighthouses.txt'"
                              ).fetchall()[0][0]
-    return {"max_df": cap, "common_floor": cap, "min_shared": 1, "new_label": None, "exclude": sub, "limit_rows": 10,
+    return {"max_df": cap, "common_floor": cap, "min_shared": 1, "new_label": None, "min_score": None, "exclude": sub,
+            "limit_rows": 10,
             "top": None,
             "k": int(settings["k"]), "code_k": int(settings.get("code_k", settings["k"])),
             "s": 20, "length": 3, "min_resemblance": 0.1, "min_containment": 0.3,
@@ -345,6 +346,7 @@ PARITY = [
     ("pairs", {}),
     ("pairs", {"new_label": "2024", "min_shared": 3}),
     ("pairs", {"max_df": 2}),
+    ("pairs", {"min_score": 0.5}),
     ("query_hits", {}),
     ("query_hits", {"top": 2, "exclude": None}),
     ("query_hits", {"common_floor": NO_COMMON_FLOOR}),  # the too common hashes from shared_hashes (Spark's way)

@@ -41,4 +41,4 @@ def test_the_packaged_sql_folder_is_found_through_importlib_resources(tmp_path):
     kind, first_line, params = run.stdout.splitlines()
     assert kind != "PosixPath"  # a zip entry, read through importlib.resources
     assert first_line == (REPO / "sql" / "pairs.sql").read_text(encoding="utf-8").splitlines()[0]
-    assert params == "['max_df', 'min_shared', 'new_label']"
+    assert params == "['max_df', 'min_score', 'min_shared', 'new_label']"

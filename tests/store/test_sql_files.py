@@ -114,7 +114,8 @@ def test_lint_ignores_comments_and_strings():
 
 FINGERPRINT_RELATIONS = ("query_fingerprints", "left_fingerprints", "right_fingerprints", "side_hashes",
                          "counted_hashes")
-VALUES = {"max_df": 10, "common_floor": 10, "min_shared": 1, "new_label": None, "exclude": None, "limit_rows": 5,
+VALUES = {"max_df": 10, "common_floor": 10, "min_shared": 1, "new_label": None, "min_score": None, "exclude": None,
+          "limit_rows": 5,
           "k": 12, "code_k": 12, "top": None}
 
 
@@ -331,7 +332,7 @@ def test_as_view_substitutes_parameters_in_code_only(monkeypatch):
 
 
 def test_as_view_keeps_the_pairs_view_free_of_comments():
-    body = sqlfiles.as_view("pairs", {"max_df": "NULL", "min_shared": "1", "new_label": "NULL"})
+    body = sqlfiles.as_view("pairs", {"max_df": "NULL", "min_shared": "1", "new_label": "NULL", "min_score": "NULL"})
     assert "--" not in body and "/*" not in body and "$" not in body
 
 

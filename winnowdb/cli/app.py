@@ -49,6 +49,9 @@ MaxDfOption = typer.Option(0, "--max-df", min=0, metavar="N",
                            help="Ignore fingerprints found in more than N submissions (common "
                                 "material). 0 = auto: a quarter of the submissions, at least 10, "
                                 "at most 1000.")
+MinScoreOption = typer.Option(None, "--min-score", min=0.0, max=1.0, metavar="S",
+                              help="Only pairs scoring at least S (0-1; docs/score.md: 0.5 is worth a look, "
+                                   "0.9 a near-certain copy).")
 QueryLanguageOption = typer.Option(
     None, "--language", metavar="LANG",
     help="Tokenize a file that is not indexed as code in this language (as `add --language`; "

@@ -14,6 +14,7 @@ from .app import (
     FormatOption,
     Guard,
     MaxDfOption,
+    MinScoreOption,
     QueryLanguageOption,
     app,
     console,
@@ -273,6 +274,7 @@ def pairs(
                                       help="Archive mode: only pairs involving documents labelled LABEL "
                                            "(new work against everything, never old against old)."),
     max_df: int = MaxDfOption,
+    min_score: Optional[float] = MinScoreOption,
     fmt: Format = FormatOption,
 ) -> None:
     """All-vs-all copying: every pair of documents that share passages, most likely copies first.
@@ -290,13 +292,14 @@ def pairs(
             with open_index(db, create=False, read_only=True) as idx:
                 note_unknown_label(idx, new)
                 stream_to_stdout(lambda path: idx.write_pairs(path, columns, fmt.value, min_shared=min_shared,
-                                                              top=top, max_df=max_df, new_label=new),
+                                                              top=top, max_df=max_df, new_label=new,
+                                                              min_score=min_score),
                                  json_array=fmt is Format.json, interrupt=idx.interrupt)
         return
     with Guard():
         with open_index(db, create=False, read_only=True) as idx:
             note_unknown_label(idx, new)
-            rows = idx.pairs(min_shared=min_shared, top=top, max_df=max_df, new_label=new)
+            rows = idx.pairs(min_shared=min_shared, top=top, max_df=max_df, new_label=new, min_score=min_score)
     from ..report.tables import emit_rows
 
     # the table leaves resemblance out, so that two paths fit beside the numbers (CSV and JSON keep it)

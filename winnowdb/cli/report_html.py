@@ -5,7 +5,18 @@ from typing import Optional
 
 import typer
 
-from .app import DbOption, Guard, MaxDfOption, app, console, fail, note_unknown_label, note_unstored, open_index
+from .app import (
+    DbOption,
+    Guard,
+    MaxDfOption,
+    MinScoreOption,
+    app,
+    console,
+    fail,
+    note_unknown_label,
+    note_unstored,
+    open_index,
+)
 
 
 @app.command()
@@ -20,6 +31,7 @@ def report(
     new: Optional[str] = typer.Option(None, "--new", metavar="LABEL",
                                       help="Archive mode: only pairs involving documents labelled LABEL."),
     max_df: int = MaxDfOption,
+    min_score: Optional[float] = MinScoreOption,
 ) -> None:
     """An HTML report to read and share: the pairs ranked as by `pairs`, and for each pair both
     files side by side with line numbers, every shared passage in its own colour and linked to
@@ -33,7 +45,7 @@ def report(
         with open_index(db, create=False, read_only=True) as idx:
             note_unknown_label(idx, new)
             written, data = write_report(idx.reader, html, top=top, min_shared=min_shared, new_label=new,
-                                         max_df=max_df)
+                                         max_df=max_df, min_score=min_score)
     note_unstored([pv.comparison for pv in data.pairs])
     n = len(data.pairs)
     where = display_path(str(written[0].parent)) + "/" if is_directory_target(html) else display_path(str(written[0]))

@@ -13,7 +13,7 @@ from typing import List, Optional
 
 import typer
 
-from .app import DbOption, Format, FormatOption, Guard, MaxDfOption, app, console, fail, open_index
+from .app import DbOption, Format, FormatOption, Guard, MaxDfOption, MinScoreOption, app, console, fail, open_index
 
 spark_app = typer.Typer(
     name="spark",
@@ -191,6 +191,7 @@ def spark_pairs(
     new: Optional[str] = typer.Option(None, "--new", metavar="LABEL",
                                       help="Archive mode: only pairs involving documents labelled LABEL."),
     max_df: int = MaxDfOption,
+    min_score: Optional[float] = MinScoreOption,
     overwrite: bool = OverwriteOption,
     master: Optional[str] = MasterOption,
     conf: Optional[List[str]] = ConfOption,
@@ -206,7 +207,7 @@ def spark_pairs(
     with _spark_guard():
         spark = _session(master, conf)
         _, cap = jobs.pairs(spark, parquet_dir, out, max_df=max_df, min_shared=min_shared, new_label=new,
-                            overwrite=overwrite)
+                            overwrite=overwrite, min_score=min_score)
         n = spark.read.parquet(out).count()
     console().print(f"{n} pairs (max_df {cap}) -> {out}", markup=False, soft_wrap=True)
 

@@ -113,7 +113,8 @@ def is_directory_target(out: str | os.PathLike) -> bool:
 
 
 def write_report(reader, out: str | os.PathLike, *, top: int = 50, min_shared: int = 1,
-                 new_label: str | None = None, max_df: int | None = None) -> tuple[list[Path], ReportData]:
+                 new_label: str | None = None, max_df: int | None = None,
+                 min_score: float | None = None) -> tuple[list[Path], ReportData]:
     """Write the report of an open index (its ``analysis.sides.Reader``) to ``out``; returns
     (files written, the data shown).
 
@@ -122,7 +123,7 @@ def write_report(reader, out: str | os.PathLike, *, top: int = 50, min_shared: i
     anything else is one self-contained HTML file.
     """
     check_target(out)
-    data = collect(reader, top=top, min_shared=min_shared, new_label=new_label, max_df=max_df)
+    data = collect(reader, top=top, min_shared=min_shared, new_label=new_label, max_df=max_df, min_score=min_score)
     target = Path(out)
     written = []
     if is_directory_target(out):

@@ -246,14 +246,15 @@ def settings_line(settings: dict[str, str]) -> str:
 
 
 def collect(reader, *, top: int = 50, min_shared: int = 1, new_label: str | None = None,
-            max_df: int | None = None) -> ReportData:
+            max_df: int | None = None, min_score: float | None = None) -> ReportData:
     """The ranked pairs of an open index (its ``analysis.sides.Reader``; ranked as ``pairs``
     ranks them), each compared, with boilerplate spans."""
     from ..analysis.compare import compare_many
     from ..analysis.pairs import pairs as ranked_pairs
 
     store = reader.store
-    rows = ranked_pairs(store, top=top, min_shared=min_shared, max_df=max_df, new_label=new_label)
+    rows = ranked_pairs(store, top=top, min_shared=min_shared, max_df=max_df, new_label=new_label,
+                        min_score=min_score)
     used_max_df = reader.max_df(max_df)  # once: the default is counted over the whole index
     k, _ = store.settings.kw("text")
     code_k, _ = store.settings.kw("code")
@@ -277,6 +278,7 @@ def collect(reader, *, top: int = 50, min_shared: int = 1, new_label: str | None
         pv.short = short
     return ReportData(
         index=store.path, settings=dict(store.settings), settings_line=settings_line(store.settings),
-        options={"top": top, "min_shared": min_shared, "new_label": new_label, "max_df": used_max_df},
+        options={"top": top, "min_shared": min_shared, "new_label": new_label, "max_df": used_max_df,
+                 "min_score": min_score},
         root=root, generated=_dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z").strip(),
         pairs=pairs)

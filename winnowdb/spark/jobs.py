@@ -336,7 +336,8 @@ def fingerprint(spark, filelist: str, out: str, *, boilerplate_list: str | None 
 
 
 def pairs(spark, export_dir: str, out: str | None = None, *, max_df: int | None = None, min_shared: int = 1,
-          new_label: str | None = None, overwrite: bool = False, registered: bool = False):
+          new_label: str | None = None, overwrite: bool = False, registered: bool = False,
+          min_score: float | None = None):
     """``sql/pairs.sql`` on Spark over an export; written to ``out`` (Parquet) when given.
 
     ``max_df`` None or 0 means the index's default (the default_max_df view). With
@@ -349,7 +350,8 @@ def pairs(spark, export_dir: str, out: str | None = None, *, max_df: int | None 
         ssql.register_export(spark, export_dir)
         ssql.cache_views(spark)
     cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
-    df = ssql.run(spark, "pairs", max_df=cap, min_shared=max(1, int(min_shared)), new_label=new_label)
+    df = ssql.run(spark, "pairs", max_df=cap, min_shared=max(1, int(min_shared)), new_label=new_label,
+                  min_score=float(min_score) if min_score is not None else None)
     if out is not None:
         df.write.mode("overwrite").parquet(str(out))
     return df, cap

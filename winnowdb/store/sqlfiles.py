@@ -283,5 +283,5 @@ def index_views() -> str:
     """The SQL that creates every convenience view of an index: ``create_views.sql`` and the
     ``pairs`` view (``pairs.sql`` with its defaults). The same views over an index file or over
     exported Parquet files (``export.duckdb_views``)."""
-    body = as_view("pairs", {"max_df": "NULL", "min_shared": "1", "new_label": "NULL"})
+    body = as_view("pairs", {"max_df": "NULL", "min_shared": "1", "new_label": "NULL", "min_score": "NULL"})
     return load("create_views").rstrip().rstrip(";") + f";\nCREATE OR REPLACE VIEW pairs AS {body}"
