@@ -9,6 +9,8 @@ here is named in each test (``pip install``, ``spark-submit`` on YARN).
 """
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import shlex
@@ -141,13 +143,15 @@ def test_readme_tour_runs(tmp_path):
     folder = tour_folder(tmp_path / "tour")
     ok(run(["add", "old/"], folder), "last year's files, for `remove old/`")
     commands = winnowdb_commands(block(README, "sh", "A tour").text)
-    assert len(commands) == 16, commands
+    assert len(commands) == 17, commands
     out = {}
     for args in commands:
         out[" ".join(args)] = ok(run(args, folder), args).stdout
     assert out["add corpus/"].startswith("21 added")
     assert "tides_copy.txt" in out["query essay.txt"] and "queue.java" in out["query snippet.txt --language java"]
     assert "comets_dup.txt" in out["pairs --top 20"]
+    likely = list(csv.DictReader(io.StringIO(out["pairs --top 0 --min-score 0.5 -f csv"])))
+    assert likely and all(float(r["score"]) >= 0.5 for r in likely)
     assert "glaciers" in out["compare a.txt b.txt"] or "a.txt" in out["compare a.txt b.txt"]
     assert (folder / "report.html").read_text(encoding="utf-8").lower().startswith("<!doctype html>")
     assert out["check"].startswith("ok: ")
