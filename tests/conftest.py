@@ -168,6 +168,9 @@ def random_words(seed: int, n: int) -> list[str]:
 #: concurrent processes, hostile and damaged files) and the runs of the README's and docs' examples
 SLOW_PARTS = ("spark", "reliability", "test_docs.py")
 
+#: the base temporary folder this run made for xdist, removed when the run ends
+OWN_BASETEMP = pytest.StashKey[str]()
+
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
@@ -179,10 +182,20 @@ def pytest_collection_modifyitems(config, items):
 def pytest_configure(config):
     """Under pytest-xdist (``-n 2``), give the run a short base temporary folder: each worker's
     tmp paths then are no longer than a plain run's (``/tmp/pytest-of-USER/pytest-N/...``), so the
-    tests that read 80-column tables and captions holding tmp paths see the same layout."""
+    tests that read 80-column tables and captions holding tmp paths see the same layout. The
+    folder is this run's own: ``pytest_unconfigure`` removes it (a run writes ~2 GB there)."""
     if getattr(config.option, "numprocesses", None) and config.option.basetemp is None \
             and not hasattr(config, "workerinput"):
         config.option.basetemp = tempfile.mkdtemp(prefix="wdb")
+        config.stash[OWN_BASETEMP] = config.option.basetemp
+
+
+def pytest_unconfigure(config):
+    """Remove the base temporary folder ``pytest_configure`` made for an xdist run. pytest keeps
+    a ``--basetemp`` it was given, and each fast-tier run used to leave ~2 GB behind in /tmp."""
+    folder = config.stash.get(OWN_BASETEMP, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def sigint_default() -> None:
