@@ -2,7 +2,7 @@
 -- named by its file), found through the index of documents.path (DuckDB reads only its row; a
 -- join with a list of names would scan every path).
 -- DuckDB only: the read path of a DuckDB index (query, compare, report).
--- Parameters: $name (VARCHAR: a resolved path). Columns: doc, path, submission, chars.
-SELECT doc, path, submission, chars
+-- Parameters: $name (VARCHAR: a resolved path). Columns: doc, path, submission, chars, normalizer.
+SELECT doc, path, submission, chars, normalizer
 FROM documents
 WHERE path = $name AND kind = 'document'

@@ -2,7 +2,7 @@
 -- given as a submission, e.g. a student's folder with `add --submission-depth`).
 -- DuckDB only: the read path of a DuckDB index (query, compare, report).
 -- Reads the relation side_names(name) the caller registers (submission names).
--- Columns: doc, path, submission, chars.
-SELECT doc, path, submission, chars
+-- Columns: doc, path, submission, chars, normalizer.
+SELECT doc, path, submission, chars, normalizer
 FROM documents
 WHERE kind = 'document' AND submission IN (SELECT name FROM side_names)

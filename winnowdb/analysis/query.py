@@ -34,7 +34,7 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     floor = common_floor(store)  # too common hashes: from common_hashes at or above it
     with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
         found = store.columns("query_hits", top=int(top) if top and top > 0 else None, max_df=cap, common_floor=floor,
-                              exclude=reader.submission_of(source), min_shared=max(1, int(min_shared)))
+                              exclude=side.submission, min_shared=max(1, int(min_shared)))
     if found["sub"].shape[0] == 0:
         return []
     hits = {"sub": found["sub"].astype(np.int32), "submission": found["submission"].astype(object),
@@ -42,7 +42,8 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
             "query_fingerprints": found["query_fingerprints"].astype(np.int64)}
     with store.relations(query_hit_rows=hits):
         rows = store.rows("hit_documents")
-        fps = reader.document_fingerprints([(doc, path, text, chars) for _, doc, path, _, _, chars, text in rows])
+        fps = reader.document_fingerprints([(doc, path, text, chars, normalizer)
+                                            for _, doc, path, normalizer, _, chars, text in rows])
         sub_of = {doc: sub for sub, doc, *_ in rows}
         subs = np.array([sub_of[d] for d in fps["doc"].tolist()], dtype=np.int32)
         hit_text = {"sub": np.empty(0, np.int32), "text_containment": np.empty(0), "t": np.empty(0)}

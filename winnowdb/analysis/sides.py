@@ -5,11 +5,11 @@ an indexed submission (its documents together), or a file that is not indexed (r
 fingerprinted here under the index's settings, exactly as ``add`` would). ``Reader`` gives every
 analysis the same answers about them:
 
-* ``sides`` / ``side``: texts, paths and fingerprint rows of each side (indexed sides read
-  together: one query for their documents, one for their texts; their fingerprints computed
-  again from those texts, ``document_fingerprints``);
+* ``sides`` / ``side``: texts, paths, normalizers and fingerprint rows of each side, and the
+  submission it is in (which a query of it does not find). Indexed sides are read together: one
+  query for their documents, one for their texts; their fingerprints are computed again from
+  those texts (``document_fingerprints``);
 * ``max_df``: the cap on document frequency in force (the given one, or the index's default);
-* ``submission_of``: the submission a source belongs to (a query does not find itself);
 * ``text_families``: the sides' code text families (the second evidence of the pair score);
 * ``language``: a ``--language`` name as files of that language are stored.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..errors import WinnowError
 
@@ -35,16 +35,20 @@ INDEXED_LOOKUPS = 32
 class Side:
     """One side of a comparison: a display name, its documents' texts, and fingerprint rows.
 
-    ``texts`` and ``paths`` are keyed by doc id (-1 for a file that is not indexed);
-    ``fingerprints`` holds numpy columns (``FINGERPRINT_COLUMNS``). ``unstored``: its documents
-    whose text the index does not hold (``import`` of an export without texts stores an empty
-    one): their scores count, their passages cannot be shown."""
+    ``texts``, ``paths`` and ``normalizers`` are keyed by doc id (-1 for a file that is not
+    indexed); ``fingerprints`` holds numpy columns (``FINGERPRINT_COLUMNS``). ``unstored``: its
+    documents whose text the index does not hold (``import`` of an export without texts stores an
+    empty one): their scores count, their passages cannot be shown. ``submission``: the indexed
+    submission the source is a file of, or names; None for a file
+    that is not indexed."""
 
     name: str
     texts: dict[int, str]
     paths: dict[int, str]
     fingerprints: dict
     unstored: frozenset = field(default_factory=frozenset)
+    normalizers: dict[int, str] = field(default_factory=dict)
+    submission: str | None = None
 
 
 class Reader:
@@ -78,17 +82,6 @@ class Reader:
         except ValueError as exc:
             raise WinnowError(str(exc)) from None
 
-    def submission_of(self, source: str | os.PathLike) -> str | None:
-        """The submission ``source`` (a file or a submission name) is in the index, or None."""
-        from ..ingest.read import require_storable_name
-
-        p = str(Path(source).resolve())
-        require_storable_name(p)
-        found = self.store.value("submission_at_path", name=p)  # an index lookup
-        if found is None and not os.path.isfile(p):  # a scan: only a name that is no file may be a submission
-            found = self.store.value("submission_named", name=p)
-        return found
-
     def side(self, source: str | os.PathLike, language: str | None = None) -> Side:
         """The ``Side`` of one source (see ``sides``)."""
         return self.sides([source], language)[str(source)]
@@ -107,19 +100,23 @@ class Reader:
         store = self.store
         rows = self._side_documents(sorted(set(wanted.values())))
         members: dict[str, list[tuple[int, str]]] = {}
-        for doc, path, submission, _ in rows:
+        submission_at: dict[str, str] = {}  # a resolved name -> the submission it is a file of, or names
+        for doc, path, submission, _, _ in rows:
             for key in {path, submission}:
                 members.setdefault(key, []).append((doc, path))
+            submission_at[path] = submission
+            submission_at.setdefault(submission, submission)
+        normalizer_of = {doc: normalizer for doc, _, _, _, normalizer in rows}
         ids = sorted({doc for doc, *_ in rows})
         texts: dict[int, str] = {}
         fps = {c: np.empty(0, dtype=np.int64) for c in FINGERPRINT_COLUMNS}
         if ids:
             with store.relations(side_docs={"doc": np.array(ids, dtype=np.int32)}):
                 texts = dict(store.rows("side_texts", low=ids[0], high=ids[-1]))
-            info = {doc: (path, texts.get(doc, ""), chars) for doc, path, _, chars in rows}
+            info = {doc: (path, texts.get(doc, ""), chars, normalizer) for doc, path, _, chars, normalizer in rows}
             fps = self.document_fingerprints([(doc, *info[doc]) for doc in ids])
         # a document with characters but no text: ``import`` kept no text for it (``Side.unstored``)
-        unstored = {doc for doc, _, _, chars in rows if chars > 0 and not texts.get(doc)}
+        unstored = {doc for doc, _, _, chars, _ in rows if chars > 0 and not texts.get(doc)}
         sides: dict[str, Side] = {}
         for source, resolved in wanted.items():
             docs = members.get(resolved)
@@ -132,11 +129,12 @@ class Reader:
             take = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)]) if len(doc_ids) else np.empty(0, int)
             sides[source] = Side(source, {d: texts.get(d, "") for d, _ in docs}, dict(docs),
                                  {c: fps[c][take] for c in FINGERPRINT_COLUMNS},
-                                 frozenset(d for d, _ in docs if d in unstored))
+                                 frozenset(d for d, _ in docs if d in unstored),
+                                 {d: normalizer_of[d] for d, _ in docs}, submission_at.get(resolved))
         return sides
 
     def _side_documents(self, names: list[str]) -> list[tuple]:
-        """(doc, path, submission, chars) of the ordinary documents the resolved ``names`` make up,
+        """(doc, path, submission, chars, normalizer) of the ordinary documents the resolved ``names`` make up,
         by path: files named by their path, found through the index of paths (a few names) or one
         scan (many); then, by name, submissions named by a name that is neither an indexed path nor
         a regular file (a file's own submission is named by its path: a name that is a file is
@@ -149,58 +147,59 @@ class Reader:
         else:
             with store.relations(side_names={"name": np.array(names, dtype=object)}):
                 rows = store.rows("side_documents_at_paths")
-        found = {path for _, path, _, _ in rows}
+        found = {path for _, path, _, _, _ in rows}
         others = [n for n in names if n not in found and not os.path.isfile(n)]
         if others:
             with store.relations(side_names={"name": np.array(others, dtype=object)}):
                 rows += [r for r in store.rows("side_documents_named") if r[1] not in found]
         return sorted(set(rows), key=lambda r: r[1])
 
-    def document_fingerprints(self, docs: list[tuple[int, str, str, int]]) -> dict:
-        """The fingerprint rows (numpy columns, ``FINGERPRINT_COLUMNS``, in document order) of
-        indexed ordinary documents given as (doc, path, text, chars).
+    def document_fingerprints(self, docs: list[tuple[int, str, str, int, str]]) -> dict:
+        """The fingerprint rows (numpy columns, ``FINGERPRINT_COLUMNS``, in the order of ``docs``)
+        of indexed ordinary documents given as (doc, path, text, chars, normalizer).
 
         Fingerprints are stored ordered by hash (``store.runs``), so one document's rows lie all
         over the table; its text, stored in document order, is read fast, and fingerprinting it
-        again gives exactly the stored rows (the same recipe, ``ingest.document``). Where that is
-        not so -- a text the index does not hold (imported without texts), code tokenized by an
-        older tokenizer (before ``upgrade``) -- the stored rows are read instead.
+        again gives exactly the stored rows (the same recipe, ``ingest.document``: the documents of
+        one normalizer in one pass, ``fingerprint_sources``, as ``add`` does). Where that is not so
+        -- a text the index does not hold (imported without texts), code tokenized by an older
+        tokenizer (before ``upgrade``) -- the stored rows are read instead.
         """
         import numpy as np
 
         if not docs:
             return {c: np.empty(0, dtype=np.int64) for c in FINGERPRINT_COLUMNS}
         ids = [d for d, *_ in docs]
-        if not self._recompute_exact() or any(len(text) != chars for _, _, text, chars in docs):
+        if not self._recompute_exact() or any(len(text) != chars for _, _, text, chars, _ in docs):
             with self.store.relations(side_docs={"doc": np.array(ids, dtype=np.int32)}):
                 return self.store.columns("side_fingerprints", low=min(ids), high=max(ids))
         from ..ingest import segmented
-        from ..ingest.document import fingerprint_source
+        from ..ingest.document import fingerprint_sources
 
-        normalizers = self._normalizers(ids)
-        cols: dict[str, list] = {c: [] for c in FINGERPRINT_COLUMNS}
-        for doc, path, text, _ in docs:
-            name = normalizers[doc]
+        found: dict[int, Any] = {}  # doc -> its Fingerprints
+        batches: dict[str | None, list[tuple[int, str, str]]] = {}  # language -> its documents
+        for doc, path, text, _, name in docs:
             language = name.split(":", 1)[1] if name.startswith("code:") else None
             if segmented.is_huge(text, self.settings, path, language):
-                fps = segmented.fingerprints_of(text, self.settings, path=path, language=language)
+                found[doc] = segmented.fingerprints_of(text, self.settings, path=path, language=language)
             else:
-                try:
-                    _, _, fps = fingerprint_source(text, self.settings, path=path, language=language)
-                except ValueError as exc:  # e.g. its language's lexer is gone from this Pygments
-                    raise WinnowError(f"{path}: {exc}") from None
+                batches.setdefault(language, []).append((doc, path, text))
+        for language, batch in batches.items():
+            done = fingerprint_sources([text for _, _, text in batch], self.settings, [path for _, path, _ in batch],
+                                       language=language)
+            for (doc, path, _), result in zip(batch, done):
+                if isinstance(result, ValueError):  # e.g. its language's lexer is gone from this Pygments
+                    raise WinnowError(f"{path}: {result}") from None
+                found[doc] = result[2]
+        cols: dict[str, list] = {c: [] for c in FINGERPRINT_COLUMNS}
+        for doc in ids:
+            fps = found[doc]
             cols["hash"].append(fps.hash)
             cols["doc"].append(np.full(len(fps), doc, dtype=np.int32))
             cols["pos"].append(fps.pos.astype(np.int32))
             cols["start_offset"].append(fps.start.astype(np.int32))
             cols["end_offset"].append(fps.stop.astype(np.int32))
         return {c: np.concatenate(v) for c, v in cols.items()}
-
-    def _normalizers(self, ids: list[int]) -> dict[int, str]:
-        import numpy as np
-
-        with self.store.relations(wanted_docs={"doc": np.array(ids, dtype=np.int32)}):
-            return dict(self.store.rows("document_normalizers"))
 
     def _recompute_exact(self) -> bool:
         """Whether fingerprinting a stored text again gives its stored rows: not when the index
@@ -223,7 +222,8 @@ class Reader:
         empty = np.empty(0, dtype=np.int64)
         if self.settings.code_text_kw() is None:
             return [empty for _ in sides]
-        docs = sorted({d for side in sides for d in side.texts if d >= 0})
+        docs = sorted({d for side in sides for d in side.texts  # indexed documents that may be code
+                       if d >= 0 and side.normalizers.get(d, "code:").startswith("code:")})
         stored: dict = {"doc": np.empty(0, dtype=np.int32), "hash": empty}
         if docs:
             with self.store.relations(query_docs={"doc": np.array(docs, dtype=np.int32)}):

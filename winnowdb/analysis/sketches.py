@@ -158,7 +158,7 @@ def query_sketch(reader, source: str | os.PathLike, *, s: int = DEFAULT_S, top: 
     store = reader.store
     with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
         cur = store.run("sketch_query_hits", s=s, max_df=reader.max_df(max_df),
-                        exclude=reader.submission_of(source), min_shared=max(1, int(min_shared)))
+                        exclude=side.submission, min_shared=max(1, int(min_shared)))
         cols = [d[0] for d in cur.description]
         rows = cur.fetchall() if not top or top <= 0 else cur.fetchmany(int(top))
     return [dict(zip(cols, r)) for r in rows]
