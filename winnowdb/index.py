@@ -8,7 +8,7 @@ renders. Heavy modules (numpy, the fingerprinting code) load only when a command
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .errors import WinnowError
 from .settings import DEFAULTS, LETTERS_DEFAULTS, IndexSettings
@@ -77,7 +77,8 @@ class Index:
     # ----------------------------------------------------------------- writing
     def add(self, paths: list[str | os.PathLike], *, label: str | None = None, boilerplate: bool = False,
             submission_depth: int | None = None, language: str | None = None, on_start=None,
-            on_file=None, on_finish=None, on_merge=None, jobs: int | None = None) -> AddSummary:
+            on_file=None, on_finish=None, on_merge=None, jobs: int | None = None,
+            listing: list | None = None) -> AddSummary:
         """Index files and directories (recursively); unchanged files are skipped.
 
         ``language`` makes every file of this add code in that language (any Pygments name or
@@ -87,6 +88,8 @@ class Index:
         being stored (ordered by hash, with the statistics brought up to date: a few seconds on
         tens of millions of fingerprints); ``on_merge(done, of)`` as the fingerprint runs of
         several adds are merged into one, when this add makes that due (``store.merge``).
+        ``listing``: ``ingest.walk.walk(paths)``, when the caller has walked them already (``winnowdb
+        add`` does, to size the index's row groups: ``open_index(adding_bytes=...)``).
         """
         from .ingest.pipeline import add_paths
 
@@ -94,7 +97,7 @@ class Index:
         self._code_tokens_version_if_no_code()
         return add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
                          submission_depth=submission_depth, language=language, on_start=on_start,
-                         on_file=on_file, on_finish=on_finish, on_merge=on_merge, jobs=jobs)
+                         on_file=on_file, on_finish=on_finish, on_merge=on_merge, jobs=jobs, listing=listing)
 
     def old_fingerprint_layout(self) -> bool:
         """Whether the fingerprints are stored as a winnowdb before run records wrote them (in
@@ -275,23 +278,11 @@ class Index:
         return self.store.user_sql(query)
 
 
-def _adding_bytes(path: str, paths: Sequence[str | os.PathLike]) -> int:
-    """How many bytes of input ``paths`` hold, as far as it matters to the row group size: 0 for
-    an index already large, else up to what would make it large."""
-    from .ingest.walk import input_bytes
-    from .store.dbfile import INDEX_BYTES_PER_INPUT_BYTE, LARGE_INDEX_BYTES
-
-    size = os.path.getsize(path) if os.path.isfile(path) else 0
-    if size >= LARGE_INDEX_BYTES:
-        return 0
-    return input_bytes(list(paths), (LARGE_INDEX_BYTES - size) // INDEX_BYTES_PER_INPUT_BYTE + 1)
-
-
 def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w: int | None = None,
                code_k: int | None = None, code_w: int | None = None,
                normalizer: str | None = None, text_normalizer: str | None = None,
                selection: str | None = None, mod_m: int | None = None, code_text: bool | None = None,
-               read_only: bool = False, create: bool = True, adding: Sequence[str | os.PathLike] = ()) -> Index:
+               read_only: bool = False, create: bool = True, adding_bytes: int = 0) -> Index:
     """Open the index at ``path`` (default ``$WINNOWDB_DB`` or ./winnowdb.duckdb).
 
     A missing index is created (unless ``create=False`` or ``read_only``) with the given k, w and
@@ -301,10 +292,10 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     given must match the ones it was created with. ``selection`` is how fingerprints are kept:
     ``winnow`` (default), ``all`` (every k-gram) or ``mod`` (hashes that are 0 mod ``mod_m``).
     ``code_text=False`` makes an index without the code's text family (cheaper to add to and to
-    pair; code pairs are then scored by their tokens alone: docs/score.md). ``adding``: the paths an
-    add is about to index (``winnowdb add`` passes them): an index that add will make large is
-    written in the row groups of a large one from its start (``store.dbfile.row_group_rows``; the
-    files' sizes are summed only while the index could stay small).
+    pair; code pairs are then scored by their tokens alone: docs/score.md). ``adding_bytes``: the
+    size of the files an add is about to index (``winnowdb add`` passes it: ``ingest.walk.walk``,
+    ``listed_bytes``): an index that add will make large is written in the row groups of a large
+    one from its start (``store.dbfile.row_group_rows``).
     """
     path = str(path) if path is not None else default_db()
     options = dict(k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer, selection=selection,
@@ -315,7 +306,7 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     settings = IndexSettings.for_new_index(text_normalizer=text_normalizer, code_text=code_text, **options)
     store = Store.open(path, read_only=read_only, create=create and not read_only, settings=settings,
                        given=IndexSettings.given(code_text=code_text, **options),
-                       adding_bytes=_adding_bytes(path, adding) if adding and not read_only else 0)
+                       adding_bytes=0 if read_only else adding_bytes)
     if text_normalizer is not None:  # indexes made before prose existed record none: text
         reads = reads_text_with(store.settings)
         if reads != text_normalizer:

@@ -100,9 +100,12 @@ def add(
                 forced_language(language, normalizer or "auto")
             except ValueError as exc:
                 fail(str(exc))
+        from ..ingest.walk import listed_bytes, walk
+
+        listing = walk(paths)  # once: its size plans the index's row groups, then add reads it
         with open_index(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
                         text_normalizer=text_normalizer, selection=selection, mod_m=mod_m,
-                        code_text=code_text, adding=paths) as idx:
+                        code_text=code_text, adding_bytes=listed_bytes(listing)) as idx:
             progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(),
                                 TransferSpeedColumn(), TimeRemainingColumn(),
                                 TextColumn("{task.fields[file]}"), console=err, transient=True,
@@ -147,7 +150,7 @@ def add(
             with progress:
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
                             language=language, on_start=on_start, on_file=on_file, on_finish=on_finish,
-                            on_merge=on_merge, jobs=jobs)
+                            on_merge=on_merge, jobs=jobs, listing=listing)
             gone = idx.missing_under([p for p in paths if os.path.isdir(p)]) if not s.interrupted else []
             if gone:
                 what = (f"{display_path(gone[0])} is indexed but no longer exists; `winnowdb remove` it"

@@ -40,7 +40,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
               on_file: Callable[[str, int], None] | None = None,
               on_finish: Callable[[int], None] | None = None,
               on_merge: Callable[[int, int], None] | None = None,
-              jobs: int | None = None) -> AddSummary:
+              jobs: int | None = None, listing: list | None = None) -> AddSummary:
     """Index every file under ``paths``; returns what was done (also when interrupted).
 
     ``on_start(files, total_bytes)`` and ``on_file(path, size)`` report progress, and
@@ -50,13 +50,14 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     alone: ``AddSummary.merge_interrupted``, every document indexed). ``jobs`` worker
     processes read and fingerprint files (default: one per CPU; 1 = all in this process); this
     process alone writes to the index, in order, so the result does not depend on ``jobs``.
+    ``listing``: ``walk(paths)``, when the caller has it already (files are walked once).
     """
     t0 = time.perf_counter()
     text_normalizer(store.settings)  # an index this winnowdb cannot read text for: say so first
     fold_pending(store)  # what an add that was killed committed, stored before anything new
     summary = AddSummary()
     kind = "boilerplate" if boilerplate else "document"
-    walked = walk(paths)
+    walked = walk(paths) if listing is None else listing
     files: list[tuple[str, str | None]] = []  # (resolved path, the folder argument it was found under)
     sizes: dict[str, int] = {}
     own = index_files(store.path)

@@ -15,7 +15,7 @@ from typing import Iterable, Iterator, Union
 
 from .read import BAD_NAME, Skipped, name_problem
 
-__all__ = ["iter_files", "walk", "index_files", "input_bytes", "IGNORED_DIRS"]
+__all__ = ["iter_files", "walk", "listed_bytes", "index_files", "IGNORED_DIRS"]
 
 #: folders never walked (version control, caches, virtual environments; hidden folders neither)
 IGNORED_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", ".tox", ".mypy_cache"}
@@ -140,18 +140,6 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[tuple[str, int]
             stack.extend(reversed(subfolders))
 
 
-def input_bytes(paths: list[str | os.PathLike], limit: int) -> int:
-    """The total size of the files under ``paths``, counted only up to ``limit`` (the walk stops
-    there): how much an add may put into an index (``open_index(adding_bytes=...)``)."""
-    total = 0
-    for item in iter_files(paths):
-        if not isinstance(item, Skipped):
-            total += item[1]
-            if total >= limit:
-                break
-    return total
-
-
 def walk(paths: Iterable[str]) -> list[tuple[tuple[str, int] | Skipped, str | None]]:
     """Every file under ``paths`` once (a file named twice, or inside a named folder too, once),
     as (resolved path, size), with the resolved folder argument it was found under (for
@@ -167,6 +155,12 @@ def walk(paths: Iterable[str]) -> list[tuple[tuple[str, int] | Skipped, str | No
                 seen.add(item[0])
             out.append((item, root))
     return out
+
+
+def listed_bytes(listing: list[tuple[tuple[str, int] | Skipped, str | None]]) -> int:
+    """The total size of the files a ``walk`` found (what an add may put into an index:
+    ``open_index(adding_bytes=...)``)."""
+    return sum(item[1] for item, _ in listing if not isinstance(item, Skipped))
 
 
 def index_files(db_path: str | os.PathLike):
