@@ -398,6 +398,12 @@ def _query(db: Path, doc: Path, *args) -> list[str]:
     return r.stdout.splitlines()
 
 
+def _compare(db: Path, a: Path, b: Path, *args) -> str:
+    r = run(["compare", a, b, "--db", db, "--format", "json", *args])
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
 def test_common_hashes_follow_every_write(tmp_path):
     db = tmp_path / "idx.duckdb"
     essays = _class(tmp_path / "essays", 48)
@@ -420,10 +426,15 @@ def test_common_hashes_follow_every_write(tmp_path):
     assert run(["check", "--db", db]).returncode == 0
     # read from common_hashes (the default max-df, a larger one) or from every df (a smaller
     # one, or an index whose common_hashes serves none): the same answers
-    got = [_query(db, doc, *args) for args in ((), ("--max-df", "200"), ("--max-df", "5"))]
+    caps = ((), ("--max-df", "200"), ("--max-df", "5"))
+    other = essays / "essay001.txt"
+    got = [_query(db, doc, *args) for args in caps]
+    compared = [_compare(db, doc, other, *args) for args in caps]
     raw_sql(db, "DELETE FROM meta WHERE key = 'common_hashes_max_df'")
-    assert [_query(db, doc, *args) for args in ((), ("--max-df", "200"), ("--max-df", "5"))] == got
+    assert [_query(db, doc, *args) for args in caps] == got
+    assert [_compare(db, doc, other, *args) for args in caps] == compared
     assert len(got[0]) == 2 and len(got[1]) == 1 + 88  # above 200 the handout counts: 88 others hold it
+    assert compared[0] != compared[1]  # ... and in compare's sizes too
     raw_sql(db, "INSERT INTO meta VALUES ('common_hashes_max_df', '25')")
     raw_sql(db, "DELETE FROM common_hashes WHERE hash IN (SELECT MIN(hash) FROM common_hashes)")
     r = run(["check", "--db", db])

@@ -352,6 +352,7 @@ PARITY = [
     ("query_hits", {"common_floor": NO_COMMON_FLOOR}),  # the too common hashes from shared_hashes (Spark's way)
     ("passage_matches", {}),
     ("countable_hashes", {}),
+    ("countable_hashes", {"common_floor": NO_COMMON_FLOOR}),
     ("common_fingerprints", {}),
     ("index_summary", {}),
     ("window_density", {}),

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..normalize import normalize_as
+from ..store.stats import common_floor
 from .passages import Passage, TextEdges, extend_passages, merge_matches
 from .sides import Reader, Side
 
@@ -56,7 +57,7 @@ def compare_many(reader: Reader, pairs: list[tuple[str | os.PathLike, str | os.P
     sides = reader.sides([s for pair in pairs for s in pair], language)
     distinct = {key: np.unique(side.fingerprints["hash"]) for key, side in sides.items()}
     with store.relations(side_hashes={"hash": np.unique(np.concatenate(list(distinct.values())))}):
-        counted = np.sort(store.columns("countable_hashes", max_df=cap)["hash"])
+        counted = np.sort(store.columns("countable_hashes", max_df=cap, common_floor=common_floor(store))["hash"])
     counts = {key: int(np.isin(h, counted, assume_unique=True).sum()) for key, h in distinct.items()}
     out = []
     texts = _TextSides(reader, sides, reader.language(language))
@@ -195,11 +196,7 @@ class _TextSides:
         from ..ingest.document import choose_normalizer
 
         self.settings = reader.settings
-        ids = sorted({d for s in sides.values() for d in s.texts if d >= 0})
-        names = {}
-        if ids:
-            with reader.store.relations(wanted_docs={"doc": np.array(ids, dtype=np.int32)}):
-                names = dict(reader.store.rows("document_normalizers"))
+        names = {d: name for s in sides.values() for d, name in s.normalizers.items() if d >= 0}
         self.text_docs = {d: name for d, name in names.items() if name in ("text", "prose")}
         self.code_docs = {d: name.split(":", 1)[1] for d, name in names.items() if name.startswith("code:")}
         self.text_files = {}  # names of the sides that are a text file not indexed (doc -1): normalizer
