@@ -39,8 +39,7 @@ class Side:
     indexed); ``fingerprints`` holds numpy columns (``FINGERPRINT_COLUMNS``). ``unstored``: its
     documents whose text the index does not hold (``import`` of an export without texts stores an
     empty one): their scores count, their passages cannot be shown. ``submission``: the indexed
-    submission the source is a file of, or names; None for a file
-    that is not indexed."""
+    submission the source is a file of, or names; None for a file that is not indexed."""
 
     name: str
     texts: dict[int, str]
