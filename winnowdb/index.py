@@ -64,6 +64,20 @@ class Index:
     def close(self) -> None:
         self.store.close()
 
+    def for_adding(self, adding_bytes: int) -> "Index":
+        """This index, ready for an add of ``adding_bytes`` bytes of input (``winnowdb add`` walks
+        its input after opening the index, so that a bad ``--db`` is reported at once): when that
+        add will make the index large while it is attached with the small row groups, it is closed
+        and opened again with the large ones (``store.dbfile.row_group_rows``); else ``self``."""
+        from .store.dbfile import planned_row_group_rows
+
+        store = self.store
+        if store.is_memory or store.read_only or \
+                planned_row_group_rows(store.path, adding_bytes) == planned_row_group_rows(store.path):
+            return self
+        self.close()
+        return open_index(store.path, adding_bytes=adding_bytes)
+
     def interrupt(self) -> None:
         """Stop what this index is doing in another thread (e.g. ``write_pairs``: it raises there)."""
         self.store.interrupt()

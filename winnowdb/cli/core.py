@@ -102,10 +102,15 @@ def add(
                 fail(str(exc))
         from ..ingest.walk import listed_bytes, walk
 
-        listing = walk(paths)  # once: its size plans the index's row groups, then add reads it
-        with open_index(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
-                        text_normalizer=text_normalizer, selection=selection, mod_m=mod_m,
-                        code_text=code_text, adding_bytes=listed_bytes(listing)) as idx:
+        idx = open_index(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
+                         text_normalizer=text_normalizer, selection=selection, mod_m=mod_m, code_text=code_text)
+        try:  # the input walked once: its size plans the index's row groups, then add reads the listing
+            listing = walk(paths)
+            idx = idx.for_adding(listed_bytes(listing))
+        except BaseException:
+            idx.close()
+            raise
+        with idx:
             progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(),
                                 TransferSpeedColumn(), TimeRemainingColumn(),
                                 TextColumn("{task.fields[file]}"), console=err, transient=True,

@@ -30,7 +30,8 @@ from ..errors import WinnowError
 
 __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
            "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "LARGE_ROW_GROUP_ROWS",
-           "LARGE_INDEX_BYTES", "INDEX_BYTES_PER_INPUT_BYTE", "row_group_rows", "CATALOG", "connect_index",
+           "LARGE_INDEX_BYTES", "INDEX_BYTES_PER_INPUT_BYTE", "row_group_rows", "planned_row_group_rows",
+           "CATALOG", "connect_index",
            "disconnect_index"]
 
 #: rows per row group of every table an index's connection writes, for an index file under
@@ -57,6 +58,13 @@ def row_group_rows(file_bytes: int) -> int:
     later adds and merges, and one that an add will make large (``connect_index``'s
     ``adding_bytes``) from its start."""
     return LARGE_ROW_GROUP_ROWS if file_bytes >= LARGE_INDEX_BYTES else ROW_GROUP_ROWS
+
+
+def planned_row_group_rows(path: str, adding_bytes: int = 0) -> int:
+    """The rows per row group ``connect_index`` attaches the file ``path`` with (as large as it
+    is now) for an add of ``adding_bytes`` bytes of input text."""
+    size = os.path.getsize(path) if os.path.exists(path) else 0
+    return row_group_rows(size + INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes)))
 #: the catalog (database) name an index file is attached under
 CATALOG = "winnowdb"
 
@@ -85,9 +93,8 @@ def connect_index(path: str, read_only: bool = False, adding_bytes: int = 0) -> 
                 no_network_extensions(host)
                 host.execute("SET temp_directory = ?", [path + ".tmp"])
                 mode = "READ_ONLY, " if read_only else ""
-                size = os.path.getsize(path) if os.path.exists(path) else 0
-                size += INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes))
-                host.execute(f"ATTACH ? AS {CATALOG} ({mode}ROW_GROUP_SIZE {row_group_rows(size)})", [path])
+                rows = planned_row_group_rows(path, adding_bytes)
+                host.execute(f"ATTACH ? AS {CATALOG} ({mode}ROW_GROUP_SIZE {rows})", [path])
             except BaseException:
                 host.close()
                 raise
