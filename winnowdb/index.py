@@ -103,7 +103,7 @@ class Index:
         tens of millions of fingerprints); ``on_merge(done, of)`` as the fingerprint runs of
         several adds are merged into one, when this add makes that due (``store.merge``).
         ``listing``: ``ingest.walk.walk(paths)``, when the caller has walked them already (``winnowdb
-        add`` does, to size the index's row groups: ``open_index(adding_bytes=...)``).
+        add`` does, to size the index's row groups: ``for_adding``).
         """
         from .ingest.pipeline import add_paths
 
@@ -307,9 +307,9 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     ``winnow`` (default), ``all`` (every k-gram) or ``mod`` (hashes that are 0 mod ``mod_m``).
     ``code_text=False`` makes an index without the code's text family (cheaper to add to and to
     pair; code pairs are then scored by their tokens alone: docs/score.md). ``adding_bytes``: the
-    size of the files an add is about to index (``winnowdb add`` passes it: ``ingest.walk.walk``,
-    ``listed_bytes``): an index that add will make large is written in the row groups of a large
-    one from its start (``store.dbfile.row_group_rows``).
+    size of the files an add is about to index (``ingest.walk.listed_bytes``; ``Index.for_adding``
+    passes it): an index that add will make large is written in the row groups of a large one from
+    its start (``store.dbfile.row_group_rows``).
     """
     path = str(path) if path is not None else default_db()
     options = dict(k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer, selection=selection,

@@ -65,6 +65,8 @@ def planned_row_group_rows(path: str, adding_bytes: int = 0) -> int:
     is now) for an add of ``adding_bytes`` bytes of input text."""
     size = os.path.getsize(path) if os.path.exists(path) else 0
     return row_group_rows(size + INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes)))
+
+
 #: the catalog (database) name an index file is attached under
 CATALOG = "winnowdb"
 
