@@ -189,12 +189,12 @@ buckets.SPAN_ROWS = 1
 index_pending = runs.index_pending
 
 
-def held_index_pending(store, buckets, **kwargs):
+def held_index_pending(store, update, tallies, **kwargs):
     with lock:
         state["indexings"] += 1
         n = state["indexings"]
-    hold(f"index:{n}", buckets=len(buckets))
-    return index_pending(store, buckets, **kwargs)
+    hold(f"index:{n}", buckets=len(tallies.spans()))
+    return index_pending(store, update, tallies, **kwargs)
 
 
 runs.index_pending = held_index_pending

@@ -14,12 +14,14 @@ a row group's, all a zone map needs.
 half a million rows each, so a small add's are one span), each in a transaction of its own
 (DuckDB keeps a transaction's appended rows in memory until it commits: one transaction for a
 whole add's rows made ``add``'s peak memory grow with the add). Those rows belong to documents
-still in ``documents_pending``, which no read sees. Then one transaction moves the documents the add committed into
-``documents`` (replacing older versions of the same files) and brings the statistics up to date
-(``stats``). An add that is interrupted before that leaves its documents pending, with their
-texts (and maybe some of their rows); ``fold_pending`` drops those rows and fingerprints the
-documents again from their texts, so nothing committed is lost and nothing half-stored is ever
-read.
+still in ``documents_pending``, which no read sees. As each span is stored, what it adds to the
+statistics is counted from its rows in memory (``stats.Update.tally``, kept in the spill folder by
+a big add). Then one transaction moves the documents the add committed into ``documents``
+(replacing older versions of the same files) and brings the statistics up to date from those
+tallies (``stats``): the rows are never read back. An add that is interrupted before that
+leaves its documents pending, with their texts (and maybe some of their rows); ``fold_pending``
+drops those rows and fingerprints the documents again from their texts, so nothing committed is
+lost and nothing half-stored is ever read.
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ from typing import Callable
 import numpy as np
 
 from . import merge, sqlfiles, stats
-from .buckets import BUCKETS, bucket_of, sort_key, span_range, spans
+from .buckets import BUCKETS, bucket_of, sort_key, spans
 from .interrupts import is_interrupt
 
 __all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_pending", "drop_pending_rows",
@@ -202,26 +204,39 @@ class FingerprintRun:
         docs = store.columns("pending_documents")
         keep = _DocSet(docs["doc"])
         counted_later = _DocSet(docs["doc"][docs["hashes"] < 0])  # huge: no first-of-hash mask
-        stored = {}  # span of buckets -> its repeated rows
+        # what each span adds to the statistics is counted from its rows as they are stored, and
+        # applied when the documents are indexed: their rows are never read back
+        update = stats.Update(store, docs["doc"].astype(np.int32),
+                              replaced=docs["replaces"][docs["replaces"] >= 0].astype(np.int32), rewritten=False)
+        update.before()
+        tallies = _Tallies(self._spill)
         stored_rows = 0
-        # the next span is read and sorted (numpy, which lets go of the GIL) in a thread while
-        # DuckDB stores this one: two spans in memory at most
+
+        def prepared(span: tuple[int, int]) -> tuple[dict, stats.Tally | None]:
+            """A span's rows, ordered by hash, and their tally (numpy only: run in a thread)."""
+            part = self._span(span, keep)
+            if not part or not part["hash"].shape[0]:
+                return part, None
+            counts = part["first"] | counted_later.contains(part["doc"])
+            return part, update.tally({"hash": part["hash"], "doc": part["doc"], "first": counts})
+
+        # the next span is read, sorted and tallied (numpy, which lets go of the GIL) in a thread
+        # while DuckDB stores this one: two spans in memory at most
         from concurrent.futures import ThreadPoolExecutor
 
         todo = spans(self.rows)
         with ThreadPoolExecutor(1, thread_name_prefix="winnowdb-bucket") as ahead:
-            coming = ahead.submit(self._span, todo[0], keep)
+            coming = ahead.submit(prepared, todo[0])
             for i, span in enumerate(todo):
-                part = coming.result()
+                part, tally = coming.result()
                 if i + 1 < len(todo):
-                    coming = ahead.submit(self._span, todo[i + 1], keep)
-                if part and part["hash"].shape[0]:
+                    coming = ahead.submit(prepared, todo[i + 1])
+                if tally is not None:
                     insert_part(store, {name: part[name] for name, _ in COLUMNS}, arrow=self.rows >= ARROW_ROWS)
                     stored_rows += int(part["hash"].shape[0])
-                    again = ~part["first"] & ~counted_later.contains(part["doc"])
-                    stored[span] = {"hash": part["hash"][again], "doc": part["doc"][again]}
-                del part
-        indexed = index_pending(store, stored, run_rows=stored_rows)
+                    tallies.put(span, tally)
+                del part, tally
+        indexed = index_pending(store, update, tallies, run_rows=stored_rows)
         result.documents, result.replaced = indexed.documents, indexed.replaced
 
     def _finish_rewritten(self, rewritten: dict) -> None:
@@ -258,40 +273,57 @@ class FingerprintRun:
         self.close()
 
 
-def index_pending(store, buckets: dict[tuple[int, int], dict], run_rows: int = 0) -> RunResult:
-    """One transaction: the pending documents, whose rows of ``buckets`` are stored, become
-    indexed documents (replacing the older versions of their files), and the statistics count
-    their rows. ``buckets`` maps each span of buckets stored (``buckets.spans``: first, last) to
-    its repeated rows: numpy columns hash and doc of every row that repeats a (hash, doc) row
-    before it (a hash found twice in a document; few), which the statistics must not count twice.
-    ``run_rows``: how many rows the run stored (recorded for ``merge``)."""
+def index_pending(store, update: stats.Update, tallies: "_Tallies", run_rows: int = 0) -> RunResult:
+    """One transaction: the pending documents, whose rows of the spans in ``tallies`` are stored,
+    become indexed documents (replacing the older versions of their files), and the statistics
+    count their rows. ``update`` is the statistics' update of the pending documents (``before``
+    called); ``tallies`` holds each stored span's ``Update.tally`` (``buckets.spans``: first,
+    last). ``run_rows``: how many rows the run stored (recorded for ``merge``)."""
     result = RunResult()
     with store.transaction() as con:
         docs = store.columns("pending_documents")
         result.documents = int(docs["doc"].shape[0])
-        replaced = docs["replaces"][docs["replaces"] >= 0].astype(np.int32)
-        result.replaced = int(replaced.shape[0])
-        new_docs = docs["doc"].astype(np.int32)
-        update = stats.Update(store, new_docs, replaced=replaced, rewritten=False)
-        update.before()  # reads the statistics of what changes, before anything does
-        stats.remove_rows(store, replaced)
-        if new_docs.shape[0]:
-            pending = _DocSet(new_docs)
-            first, last = int(new_docs.min()), int(new_docs.max())
-            for span, repeated in buckets.items():  # while the documents are pending, their rows do not count
-                low, high = span_range(span)
-                rows = store.columns("pending_bucket_rows", low=low, high=high, first_doc=first, last_doc=last)
-                mine = pending.contains(rows["doc"])
-                if not mine.all():
-                    rows = {k: v[mine] for k, v in rows.items()}
-                rows["first"] = np.ones(rows["hash"].shape[0], dtype=np.bool_)
-                update.partition(span, rows, repeated=repeated)
+        result.replaced = int(update.replaced.shape[0])
+        stats.remove_rows(store, update.replaced)
+        for span in tallies.spans():  # while the documents are pending, their rows do not count
+            update.apply(span, tallies.get(span))
         con.execute(sqlfiles.load("pending_documents_move"))
-        for span in buckets:
+        for span in tallies.spans():
             update.stored(span)
         update.after()
         merge.record_run(store, run_rows)
     return result
+
+
+class _Tallies:
+    """Each stored span's ``stats.Tally``, kept until the documents are indexed: in memory, or
+    in the run's spill folder when it has one (a big add: its tallies hold about a number per
+    distinct hash, 12 bytes each)."""
+
+    def __init__(self, folder: str | None) -> None:
+        self.folder = folder
+        self._kept: dict[tuple[int, int], stats.Tally | None] = {}
+
+    def put(self, span: tuple[int, int], tally: stats.Tally) -> None:
+        if self.folder is None:
+            self._kept[span] = tally
+            return
+        for name in stats.Tally.FIELDS:
+            getattr(tally, name).tofile(self._file(span, name))
+        self._kept[span] = None
+
+    def spans(self) -> list[tuple[int, int]]:
+        return list(self._kept)
+
+    def get(self, span: tuple[int, int]) -> stats.Tally:
+        tally = self._kept[span]
+        if tally is not None:
+            return tally
+        return stats.Tally(*(np.fromfile(self._file(span, name), dtype=np.int64) for name in stats.Tally.FIELDS))
+
+    def _file(self, span: tuple[int, int], name: str) -> str:
+        assert self.folder is not None
+        return os.path.join(self.folder, f"tally-{span[0]:02d}-{span[1]:02d}.{name}")
 
 
 #: an add (or upgrade step) of at least this many rows hands its spans to DuckDB as Arrow tables:

@@ -21,13 +21,15 @@ exactly from the stored rows.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import sqlfiles
 from .buckets import span_range
 from .schema import COMMON_KEY, read_meta, write_meta
 
-__all__ = ["Update", "remove_rows", "default_max_df", "remember_default_max_df", "common_floor", "NO_COMMON_FLOOR"]
+__all__ = ["Update", "Tally", "remove_rows", "default_max_df", "remember_default_max_df", "common_floor",
+           "NO_COMMON_FLOOR", "SHARED_BATCH_ROWS"]
 
 #: the ``common_floor`` of an index whose common_hashes serves no max-df: above any max-df, so the
 #: queries read the too common hashes from shared_hashes
@@ -55,23 +57,63 @@ def _df_of(store, hashes: np.ndarray, low: int | None = None, high: int | None =
     return got["hash"].astype(np.int64), got["df"].astype(np.int64)
 
 
-def _replace_shared(store, hashes: np.ndarray, df_hash: np.ndarray, df: np.ndarray, low: int, high: int) -> None:
-    """``shared_hashes`` rows of ``hashes`` replaced by those of (df_hash, df) with df >= 2."""
+def _replace_shared(store, hashes: np.ndarray, df_hash: np.ndarray, df: np.ndarray, low: int, high: int,
+                    later: list | None = None) -> None:
+    """``shared_hashes`` rows of ``hashes`` replaced by those of (df_hash, df) with df >= 2.
+    ``later``: the new rows are appended to it instead, for ``_insert_shared`` to insert with
+    others in one statement (an add's spans: one insert, not one per span)."""
     import numpy as np
 
     con = store.connection
-    floor = _kept_floor(con)  # common_hashes follows shared_hashes row for row
     if hashes.shape[0]:
+        floor = _kept_floor(con)  # common_hashes follows shared_hashes row for row
         with store.relations(hashes_wanted=_hashes(hashes)):
             con.execute(sqlfiles.load("shared_hashes_delete"), {"low": low, "high": high})
             if floor is not None:
                 con.execute(sqlfiles.load("common_hashes_delete"), {"low": low, "high": high})
     keep = df >= 2
     if keep.any():
-        with store.relations(new_shared_hashes={"hash": df_hash[keep], "df": df[keep].astype(np.int32)}):
-            con.execute(sqlfiles.load("shared_hashes_insert"))
-            if floor is not None:
-                con.execute(sqlfiles.load("common_hashes_insert"), {"max_df": floor})
+        if later is None:
+            _insert_shared(store, [(df_hash[keep], df[keep])])
+        else:
+            later.append((df_hash[keep], df[keep].astype(np.int32)))
+
+
+def _insert_shared(store, rows: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    """Insert ``shared_hashes`` rows (pieces of hash and df columns; no hash stored already),
+    and the ``common_hashes`` rows among them."""
+    import numpy as np
+
+    if not rows:
+        return
+    con = store.connection
+    floor = _kept_floor(con)
+    hashes = np.concatenate([h for h, _ in rows]) if len(rows) > 1 else rows[0][0]
+    df = np.concatenate([d for _, d in rows]) if len(rows) > 1 else rows[0][1]
+    with store.relations(new_shared_hashes={"hash": hashes, "df": df.astype(np.int32)}):
+        con.execute(sqlfiles.load("shared_hashes_insert"))
+        if floor is not None:
+            con.execute(sqlfiles.load("common_hashes_insert"), {"max_df": floor})
+
+
+#: shared_hashes rows an ``Update`` holds for one insert before it inserts them (12 MB: a
+#: 100,000-document add inserts its 3.6 million rows in 4 statements instead of 64)
+SHARED_BATCH_ROWS = 1_000_000
+
+
+@dataclass
+class Tally:
+    """What a span of buckets of new rows adds to the statistics (``Update.tally``), numpy
+    columns: the distinct ``hashes`` of the rows counted the cheap way, sorted, each with the
+    number of new documents that hold it (``counts``); the hashes counted again exactly
+    (``exact``), and the distinct hashes of boilerplate rows (``boilerplate``)."""
+
+    hashes: np.ndarray
+    counts: np.ndarray
+    exact: np.ndarray
+    boilerplate: np.ndarray
+
+    FIELDS = ("hashes", "counts", "exact", "boilerplate")
 
 
 class Update:
@@ -98,6 +140,7 @@ class Update:
         self.delta = 0  # change of meta.distinct_hashes
         self.new_boilerplate = False
         self._pending_exact = {}
+        self._new_shared: list[tuple[np.ndarray, np.ndarray]] = []  # rows apply() inserts later
 
     def before(self) -> None:
         import numpy as np
@@ -121,13 +164,17 @@ class Update:
     def partition(self, span: tuple[int, int], rows: dict, repeated: dict | None = None) -> None:
         """Bring the statistics of the hashes of a span of buckets (first, last) up to date for
         ``rows`` (not counted yet: see the class docstring); those counted exactly are finished by
-        ``stored(span)``.
+        ``stored(span)``. ``tally`` then ``apply``."""
+        self.apply(span, self.tally(rows, repeated))
+
+    def tally(self, rows: dict, repeated: dict | None = None) -> Tally:
+        """What ``rows`` (numpy columns hash, doc, first: a span's new rows, ``first`` marking
+        the rows that count) add to the statistics, from the rows alone: no read, so it may run
+        in another thread while DuckDB stores (``runs``).
         ``repeated`` (columns hash, doc): rows of ``rows`` marked first that repeat a (hash, doc)
         row, each counted once less."""
         import numpy as np
 
-        store = self.store
-        low, high = span_range(span)
         at = rows["doc"].astype(np.int64) - self.base
         ordinary = self.ordinary[at]
         fast = self.fast[at] & ordinary
@@ -137,28 +184,49 @@ class Update:
         fast_rows = fast & rows["first"]
         if exact.shape[0]:
             fast_rows &= ~np.isin(h, exact, assume_unique=False)
-        if fast_rows.any():
-            u, counts = np.unique(h[fast_rows], return_counts=True)
-            if repeated is not None and repeated["hash"].shape[0]:
-                r_at = repeated["doc"].astype(np.int64) - self.base
-                rh = repeated["hash"][self.fast[r_at] & self.ordinary[r_at]]
-                if exact.shape[0]:
-                    rh = rh[~np.isin(rh, exact)]
-                ru, rc = np.unique(rh, return_counts=True)
-                counts[np.searchsorted(u, ru)] -= rc
+        u, counts = np.unique(h[fast_rows], return_counts=True)
+        if u.shape[0] and repeated is not None and repeated["hash"].shape[0]:
+            r_at = repeated["doc"].astype(np.int64) - self.base
+            rh = repeated["hash"][self.fast[r_at] & self.ordinary[r_at]]
+            if exact.shape[0]:
+                rh = rh[~np.isin(rh, exact)]
+            ru, rc = np.unique(rh, return_counts=True)
+            counts[np.searchsorted(u, ru)] -= rc
+        boilerplate = np.unique(h[~ordinary]) if (~ordinary).any() else np.empty(0, np.int64)
+        return Tally(u.astype(np.int64), counts.astype(np.int64), exact.astype(np.int64),
+                     boilerplate.astype(np.int64))
+
+    def apply(self, span: tuple[int, int], tally: Tally) -> None:
+        """``partition`` of a span whose rows are ``tally``-ed: the counts of its hashes among
+        the stored rows are read and the statistics written."""
+        store = self.store
+        low, high = span_range(span)
+        u, exact = tally.hashes, tally.exact
+        if u.shape[0]:
             old_h, old_df = _df_of(store, u, low, high)
-            df = counts.astype(np.int64)
+            df = tally.counts.copy()
+            import numpy as np
+
             at_old = np.searchsorted(u, old_h)
             df[at_old] += old_df
             self.delta += int(u.shape[0] - old_h.shape[0])
             touched_before = old_h[old_df >= 2]
-            _replace_shared(store, touched_before, u, df, low, high)
+            _replace_shared(store, touched_before, u, df, low, high, later=self._new_shared)
+            if sum(h.shape[0] for h, _ in self._new_shared) >= SHARED_BATCH_ROWS:
+                self.flush()
         if exact.shape[0]:
             before_h, _ = _df_of(store, exact, low, high)
             self._pending_exact[span] = (exact, before_h.shape[0], low, high)
-        if (~ordinary).any():  # boilerplate: its distinct hashes, once each
-            with store.relations(new_boilerplate=_hashes(np.unique(h[~ordinary]))):
+        if tally.boilerplate.shape[0]:  # boilerplate: its distinct hashes, once each
+            with store.relations(new_boilerplate=_hashes(tally.boilerplate)):
                 store.connection.execute(sqlfiles.load("boilerplate_hashes_insert"), {"low": low, "high": high})
+
+    def flush(self) -> None:
+        """Insert the ``shared_hashes`` rows ``apply`` holds (``after`` does, before it reads
+        the table; ``stored`` may run before, as it touches other hashes: a span's hashes counted
+        again exactly are never among those counted the cheap way)."""
+        rows, self._new_shared = self._new_shared, []
+        _insert_shared(self.store, rows)
 
     def stored(self, span: tuple[int, int]) -> None:
         """Once the span's rows count: its exactly counted hashes, counted again."""
@@ -172,6 +240,7 @@ class Update:
     def after(self) -> None:
         store = self.store
         con = store.connection
+        self.flush()
         con.execute(sqlfiles.load("documents_count_hashes"))  # huge documents: counted once stored
         if self.delta:
             meta = read_meta(con)

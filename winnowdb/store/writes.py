@@ -25,7 +25,7 @@ BULK_CHECKPOINT_MB = 256
 #: the machine's memory, filled with blocks just written, which a write never reads again: an add
 #: of 100,000 documents kept 1 GB of them); what does not fit is evicted, or spilled to disk.
 #: 100,000 documents: peak 940 MB at 384, 1,077 MB at 512, each a few seconds slower than the
-#: last (the statistics read an add's rows back, from disk once evicted; bench/RESULTS.md)
+#: last (the statistics look the add's hash ranges up again, from disk once evicted; bench/RESULTS.md)
 BULK_MEMORY_MB = 384
 
 _UNITS = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
