@@ -1,4 +1,4 @@
--- create_tables.sql: the tables of a winnowdb index (schema version 4).
+-- create_tables.sql: the tables of a winnowdb index (schema version 5).
 -- Run once when an index is created. Everything a report needs lives here, so an index keeps
 -- working after the original files moved or were deleted.
 --
@@ -35,6 +35,12 @@
 --                      code_text_w), identifiers, literals and comments kept, where the code
 --                      tokens keep only the structure; pairs.sql's score uses both (issue 21).
 --                      Written with the documents' texts; empty for text documents
+--
+-- A path has one row in documents (and in documents_pending). add keeps it so: a file's new
+-- version replaces its row in the transaction that indexes it, and one add lists each file once;
+-- `winnowdb check` verifies it (check_duplicate_paths.sql). Since schema 5 no UNIQUE index
+-- enforces it as well: keeping one cost a 100,000-document add about 4 s of its 30 s (an index
+-- entry per path in both tables, bench/RESULTS.md), and no read looks a path up through it.
 CREATE TABLE settings (
     key VARCHAR NOT NULL PRIMARY KEY,
     value VARCHAR NOT NULL
@@ -45,7 +51,7 @@ CREATE TABLE meta (
 );
 CREATE TABLE documents (
     doc INTEGER NOT NULL PRIMARY KEY,
-    path VARCHAR NOT NULL UNIQUE,
+    path VARCHAR NOT NULL,  -- one row per path (see above)
     submission VARCHAR NOT NULL,
     label VARCHAR,
     kind VARCHAR NOT NULL,
@@ -64,7 +70,7 @@ CREATE TABLE documents (
 );
 CREATE TABLE documents_pending (
     doc INTEGER NOT NULL PRIMARY KEY,
-    path VARCHAR NOT NULL UNIQUE,
+    path VARCHAR NOT NULL,  -- one row per path (see above)
     submission VARCHAR NOT NULL,
     label VARCHAR,
     kind VARCHAR NOT NULL,

@@ -4,9 +4,10 @@ before schema 2, 0bc5588) are refused read-only with the way out, upgraded in on
 ``winnowdb upgrade`` (``sql/migrate_1_to_2.sql``), and then work exactly like an index made today.
 
 The migration mechanism itself (``schema.MIGRATIONS``: applied once, atomically, recorded,
-refused read-only, a missing step refused) is checked with a *test* migration from schema 4 to a
-pretend schema 5. The real 2 -> 3 step (the code's text family, issue 21) and 3 -> 4 step (the
-common hashes kept apart, issue 20) are checked on indexes made today and aged back.
+refused read-only, a missing step refused) is checked with a *test* migration from the current
+schema to a pretend next one. The real 2 -> 3 step (the code's text family, issue 21), 3 -> 4
+step (the common hashes kept apart, issue 20) and 4 -> 5 step (no UNIQUE index on paths, issue
+19) are checked on indexes made today and aged back.
 """
 from __future__ import annotations
 
@@ -25,6 +26,10 @@ from winnowdb.store.database import Store
 
 from .reliability_helpers import WINNOWDB, one_line_error, raw_sql, run
 
+#: the schema this winnowdb writes, and a test-only next one (the mechanism, not a real change)
+NOW = store_mod.SCHEMA_VERSION
+NEXT = NOW + 1
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 REPO = Path(__file__).resolve().parents[2]
 #: what schema 1 kept in settings and schema 2 keeps in meta (or drops: the cache is recomputed)
@@ -42,7 +47,7 @@ def index(tmp_path):
 
 def test_the_index_records_its_schema_version(index):
     settings = dict(raw_sql(index, "SELECT key, value FROM settings"))
-    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "4"
+    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "5"
     assert settings["hash_version"] and settings["created_by"].startswith("winnowdb ")
     assert not BOOKKEEPING & set(settings)  # the user-facing settings hold settings only
     meta = dict(raw_sql(index, "SELECT key, value FROM meta"))
@@ -50,7 +55,7 @@ def test_the_index_records_its_schema_version(index):
 
 
 def test_a_newer_schema_is_refused_with_a_clear_message(index):
-    raw_sql(index, "UPDATE settings SET value = '5' WHERE key = 'schema_version'")
+    raw_sql(index, f"UPDATE settings SET value = '{NEXT}' WHERE key = 'schema_version'")
     before = index.read_bytes()
     essay = REPO / "sample_corpus" / "essays" / "tides.txt"
     for args in (["add", essay], ["stats"], ["pairs"], ["query", essay], ["sql", "SELECT 1"], ["remove", essay],
@@ -58,10 +63,10 @@ def test_a_newer_schema_is_refused_with_a_clear_message(index):
         r = run([*args, "--db", index])
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         msg = one_line_error(r.stderr)
-        assert "was made by a newer winnowdb (schema 5; this version reads up to 4): upgrade winnowdb" in msg
+        assert f"was made by a newer winnowdb (schema {NEXT}; this version reads up to {NOW}): upgrade winnowdb" in msg
     assert index.read_bytes() == before
     r = run(["check", "--db", index])
-    assert r.returncode == 1 and "schema version 5 is newer than this winnowdb reads" in r.stderr
+    assert r.returncode == 1 and f"schema version {NEXT} is newer than this winnowdb reads" in r.stderr
 
 
 def test_an_unknown_or_missing_version_is_refused(index, tmp_path):
@@ -120,9 +125,9 @@ def test_an_old_index_is_refused_read_only_with_the_way_out(first_release, schem
             r = run([*args, "--db", db])
             assert r.returncode == 2, (args, r.stdout, r.stderr)
             msg = one_line_error(r.stderr)
-            assert "has schema version 1; this winnowdb uses schema 4: run `winnowdb upgrade" in msg, msg
+            assert f"has schema version 1; this winnowdb uses schema {NOW}: run `winnowdb upgrade" in msg, msg
         r = run(["check", "--db", db])
-        assert r.returncode == 1 and "schema version 1 is older than this winnowdb's (4)" in r.stderr, r.stderr
+        assert r.returncode == 1 and f"schema version 1 is older than this winnowdb's ({NOW})" in r.stderr, r.stderr
         assert db.read_bytes() == before
         with pytest.raises(WinnowError, match="run `winnowdb upgrade"):
             winnowdb.open(db, read_only=True, create=False)
@@ -136,13 +141,13 @@ def test_upgrading_an_old_index_keeps_everything_and_it_then_works_like_a_new_on
                            "simhash FROM documents ORDER BY doc")
     old_rows = _fingerprint_rows(db)
     r = run(["upgrade", "--db", db])
-    assert r.returncode == 0 and "upgraded from schema version 1 to 4" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and f"upgraded from schema version 1 to {NOW}" in r.stdout, r.stdout + r.stderr
     # every setting kept, bookkeeping moved out of them; documents and fingerprints unchanged
     settings = dict(raw_sql(db, "SELECT key, value FROM settings"))
     # (upgrade also fingerprints code again when the tokenizer changed since: its version moves on)
     tokens = {"code_tokens_version": CODE_TOKENS_VERSION} if "code_tokens_version" in old_settings else {}
     kept = {k: v for k, v in old_settings.items() if k not in BOOKKEEPING}
-    assert settings == kept | {"schema_version": "4"} | tokens | CODE_TEXT
+    assert settings == kept | {"schema_version": str(NOW)} | tokens | CODE_TEXT
     meta = dict(raw_sql(db, "SELECT key, value FROM meta"))
     if "max_removed_doc" in old_settings:
         assert meta["max_removed_doc"] == old_settings["max_removed_doc"]
@@ -178,7 +183,7 @@ def test_upgrading_an_old_index_keeps_everything_and_it_then_works_like_a_new_on
     new_id = raw_sql(db, "SELECT doc FROM documents WHERE path LIKE '%probe.txt'")[0][0]
     assert new_id > max(d[0] for d in old_docs) and new_id > int(old_settings.get("max_removed_doc", 0))
     assert run(["check", "--db", db]).returncode == 0
-    assert dict(raw_sql(db, "SELECT key, value FROM settings"))["schema_version"] == "4"
+    assert dict(raw_sql(db, "SELECT key, value FROM settings"))["schema_version"] == str(NOW)
 
 
 def test_a_failing_upgrade_changes_nothing(schema1_last, monkeypatch):
@@ -201,62 +206,62 @@ def test_a_failing_upgrade_changes_nothing(schema1_last, monkeypatch):
 
 # ---------------------------------------------------------------- the migration mechanism
 @pytest.fixture()
-def pretend_schema_5(monkeypatch):
-    """A test-only schema 5: schema 4 plus a ``notes`` table (not a real winnowdb change)."""
+def pretend_next_schema(monkeypatch):
+    """A test-only schema NEXT: schema NOW plus a ``notes`` table (not a real winnowdb change)."""
     calls = []
 
-    def to_5(con):
+    def to_next(con):
         calls.append(1)
         con.execute("CREATE TABLE notes (doc INTEGER, note VARCHAR)")
 
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 5)
-    monkeypatch.setitem(store_mod.MIGRATIONS, 4, to_5)
+    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", NEXT)
+    monkeypatch.setitem(store_mod.MIGRATIONS, NOW, to_next)
     return calls
 
 
-def test_migration_upgrades_once_and_records_it(index, pretend_schema_5):
+def test_migration_upgrades_once_and_records_it(index, pretend_next_schema):
     with Store.open(index) as s:
-        assert s.upgraded_from == 4
-        assert s.settings["schema_version"] == "5"
+        assert s.upgraded_from == NOW
+        assert s.settings["schema_version"] == str(NEXT)
         assert s.connection.execute("SELECT COUNT(*) FROM notes").fetchall() == [(0,)]
     with Store.open(index) as s:  # already upgraded: nothing runs again
         assert s.upgraded_from is None
-    assert pretend_schema_5 == [1]
-    assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "5"
+    assert pretend_next_schema == [1]
+    assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == str(NEXT)
 
 
-def test_read_only_open_of_an_older_schema_says_how_to_upgrade(index, pretend_schema_5):
+def test_read_only_open_of_an_older_schema_says_how_to_upgrade(index, pretend_next_schema):
     with pytest.raises(WinnowError) as err:
         winnowdb.open(index, read_only=True, create=False)
-    assert "has schema version 4; this winnowdb uses schema 5: run `winnowdb upgrade" in str(err.value)
-    assert pretend_schema_5 == []
-    assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == "4"
+    assert f"has schema version {NOW}; this winnowdb uses schema {NEXT}: run `winnowdb upgrade" in str(err.value)
+    assert pretend_next_schema == []
+    assert dict(raw_sql(index, "SELECT key, value FROM settings"))["schema_version"] == str(NOW)
 
 
 def test_a_missing_migration_step_is_refused(index, monkeypatch):
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", 6)
-    monkeypatch.setitem(store_mod.MIGRATIONS, 5, lambda con: None)  # 4 -> 5 is missing
-    monkeypatch.delitem(store_mod.MIGRATIONS, 4, raising=False)
-    with pytest.raises(WinnowError, match="has schema version 4, which this winnowdb cannot upgrade"):
+    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", NEXT + 1)
+    monkeypatch.setitem(store_mod.MIGRATIONS, NEXT, lambda con: None)  # NOW -> NEXT is missing
+    monkeypatch.delitem(store_mod.MIGRATIONS, NOW, raising=False)
+    with pytest.raises(WinnowError, match=f"has schema version {NOW}, which this winnowdb cannot upgrade"):
         Store.open(index)
 
 
 def test_upgrade_command(index, tmp_path):
     r = run(["upgrade", "--db", index])
-    assert r.returncode == 0 and ("already has the current schema (version 4) and no code from an older "
+    assert r.returncode == 0 and (f"already has the current schema (version {NOW}) and no code from an older "
                                   "tokenizer; nothing to do") in r.stdout
-    # the command with the pretend schema 5 (in a child process, as a user would run it)
-    code = ("import sys\nfrom winnowdb.store import schema as store\nstore.SCHEMA_VERSION = 5\n"
-            "store.MIGRATIONS[4] = lambda con: con.execute('CREATE TABLE notes (x INTEGER)')\n"
+    # the command with the pretend schema NEXT (in a child process, as a user would run it)
+    code = (f"import sys\nfrom winnowdb.store import schema as store\nstore.SCHEMA_VERSION = {NEXT}\n"
+            f"store.MIGRATIONS[{NOW}] = lambda con: con.execute('CREATE TABLE notes (x INTEGER)')\n"
             "from winnowdb.cli import main\nsys.argv = ['winnowdb'] + sys.argv[1:]\nmain()\n")
     cmd = [sys.executable, "-c", code]
     r = run(["stats", "--db", index], cmd=cmd)  # read-only: refuses, says how
     assert r.returncode == 2 and "run `winnowdb upgrade" in one_line_error(r.stderr)
     r = run(["upgrade", "--db", index], cmd=cmd)
-    assert r.returncode == 0 and "upgraded from schema version 4 to 5" in r.stdout, r.stderr
+    assert r.returncode == 0 and f"upgraded from schema version {NOW} to {NEXT}" in r.stdout, r.stderr
     assert run(["stats", "--db", index], cmd=cmd).returncode == 0
-    r = run(["stats", "--db", index], cmd=WINNOWDB)  # and this (schema 4) winnowdb now refuses it
-    assert r.returncode == 2 and "newer winnowdb (schema 5" in one_line_error(r.stderr)
+    r = run(["stats", "--db", index], cmd=WINNOWDB)  # and this (schema NOW) winnowdb now refuses it
+    assert r.returncode == 2 and f"newer winnowdb (schema {NEXT}" in one_line_error(r.stderr)
 
 
 def _export_as_schema_1_did(db: Path, out: Path) -> None:
@@ -301,7 +306,7 @@ def test_an_export_of_schema_1_imports_as_a_current_index(schema1_last, tmp_path
     r = run(["check", "--db", imported])
     assert r.returncode == 0, r.stdout + r.stderr
     settings = dict(raw_sql(imported, "SELECT key, value FROM settings"))
-    assert settings == {k: v for k, v in old_settings.items() if k not in BOOKKEEPING} | {"schema_version": "4"} \
+    assert settings == {k: v for k, v in old_settings.items() if k not in BOOKKEEPING} | {"schema_version": str(NOW)} \
         | CODE_TEXT
     assert dict(raw_sql(imported, "SELECT key, value FROM meta"))["max_removed_doc"] == \
         old_settings["max_removed_doc"]
@@ -316,7 +321,7 @@ def test_an_export_of_schema_1_imports_as_a_current_index(schema1_last, tmp_path
 # ---------------------------------------------------------------- schema 2 -> 3: the code's text family
 def _age_to_schema_2(db: Path) -> None:
     """Make ``db`` what schema 2 stored: no code_text_hashes table, no text family settings (and
-    nothing of schema 4)."""
+    nothing of schemas 4 and 5)."""
     _age_to_schema_3(db)
     raw_sql(db, "DROP TABLE code_text_hashes")
     raw_sql(db, "DELETE FROM settings WHERE key IN ('code_text_k', 'code_text_w')")
@@ -338,7 +343,7 @@ def test_a_schema_2_index_gets_the_code_text_family_from_upgrade(tmp_path):
     assert want_rows
     _age_to_schema_2(db)
     r = run(["pairs", "--db", db])  # read-only: refused with the way out
-    assert r.returncode == 2 and "has schema version 2; this winnowdb uses schema 4" in one_line_error(r.stderr)
+    assert r.returncode == 2 and f"has schema version 2; this winnowdb uses schema {NOW}" in one_line_error(r.stderr)
     # a write migrates it (the empty table), and says what the code lacks until upgrade adds it
     extra = tmp_path / "extra.py"
     extra.write_text((code / "stack.py").read_text() + "\nprint('extra')\n")
@@ -450,9 +455,9 @@ def test_a_schema_3_index_gets_its_common_hashes_from_the_migration(tmp_path):
     want = _query(db, doc), _query(db, doc, "--max-df", "5")
     _age_to_schema_3(db)
     r = run(["query", doc, "--db", db])  # read-only: refused with the way out
-    assert r.returncode == 2 and "has schema version 3; this winnowdb uses schema 4" in one_line_error(r.stderr)
+    assert r.returncode == 2 and f"has schema version 3; this winnowdb uses schema {NOW}" in one_line_error(r.stderr)
     r = run(["upgrade", "--db", db])
-    assert r.returncode == 0 and "upgraded from schema version 3 to 4" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and f"upgraded from schema version 3 to {NOW}" in r.stdout, r.stdout + r.stderr
     assert _common(db) == want_common
     assert (_query(db, doc), _query(db, doc, "--max-df", "5")) == want
     assert run(["check", "--db", db]).returncode == 0
@@ -466,3 +471,65 @@ def test_an_import_fills_common_hashes_anew(tmp_path):
     assert run(["import", "--parquet", out, "--db", imported]).returncode == 0
     assert _common(imported) == _common(db)
     assert run(["check", "--db", imported]).returncode == 0
+
+
+_PATH_KEYS = "SELECT table_name FROM duckdb_constraints() WHERE constraint_type = 'UNIQUE' ORDER BY 1"
+
+
+def _age_to_schema_4(db: Path) -> None:
+    """Make ``db`` what schema 4 stored: documents and documents_pending with UNIQUE(path)."""
+    con = duckdb.connect(str(db))
+    try:
+        for table in ("documents", "documents_pending"):
+            con.execute(f"CREATE TABLE old_{table} AS SELECT * FROM {table}")
+            ddl = con.execute("SELECT sql FROM duckdb_tables() WHERE table_name = ?", [table]).fetchall()[0][0]
+            assert "path VARCHAR NOT NULL," in ddl
+            con.execute(f"DROP TABLE {table}")
+            con.execute(ddl.replace("path VARCHAR NOT NULL,", "path VARCHAR NOT NULL UNIQUE,"))
+            con.execute(f"INSERT INTO {table} SELECT * FROM old_{table} ORDER BY doc")
+            con.execute(f"DROP TABLE old_{table}")
+        con.execute("UPDATE settings SET value = '4' WHERE key = 'schema_version'")
+        assert [r[0] for r in con.execute(_PATH_KEYS).fetchall()] == ["documents", "documents_pending"]
+    finally:
+        con.close()
+
+
+def test_a_schema_4_index_loses_its_unique_path_index_and_nothing_else(tmp_path):
+    # schema 5 keeps no UNIQUE index on paths (add keeps them unique; check verifies it): the
+    # migration makes the two tables again with the same rows, and the index answers as before
+    db = tmp_path / "old.duckdb"
+    essays = _class(tmp_path / "essays", 12)
+    assert run(["add", essays, "--db", db]).returncode == 0
+    assert raw_sql(db, _PATH_KEYS) == []
+    documents = raw_sql(db, "SELECT * FROM documents ORDER BY doc")
+    doc = essays / "essay000.txt"
+    want = _query(db, doc)
+    _age_to_schema_4(db)
+    assert raw_sql(db, "SELECT * FROM documents ORDER BY doc") == documents
+    r = run(["upgrade", "--db", db])
+    assert r.returncode == 0 and f"upgraded from schema version 4 to {NOW}" in r.stdout, r.stdout + r.stderr
+    assert raw_sql(db, _PATH_KEYS) == []
+    assert raw_sql(db, "SELECT * FROM documents ORDER BY doc") == documents
+    assert _query(db, doc) == want
+    assert run(["check", "--db", db]).returncode == 0
+    (essays / "essay000.txt").write_text("changed " * 300)  # a new version replaces the row of its path
+    assert run(["add", essays, "--db", db]).returncode == 0
+    assert raw_sql(db, "SELECT COUNT(*), COUNT(DISTINCT path) FROM documents") == [(12, 12)]
+    assert run(["check", "--db", db]).returncode == 0
+
+
+def test_one_row_per_path_without_a_unique_index(tmp_path):
+    # what the UNIQUE index refused before schema 5, add never writes: a file listed again (its
+    # folder twice, the file itself, a link to it) is one document, and a new version replaces it
+    import os
+
+    db = tmp_path / "idx.duckdb"
+    essays = _class(tmp_path / "essays", 6)
+    os.symlink(essays / "essay001.txt", tmp_path / "alias.txt")
+    r = run(["add", essays, essays, essays / "essay000.txt", tmp_path / "alias.txt", "--db", db])
+    assert r.returncode == 0 and r.stdout.startswith("6 added"), r.stdout + r.stderr
+    (essays / "essay002.txt").write_text("a new version " * 200)
+    r = run(["add", essays / "essay002.txt", essays, "--db", db])
+    assert r.returncode == 0 and r.stdout.startswith("0 added, 1 updated"), r.stdout + r.stderr
+    assert raw_sql(db, "SELECT COUNT(*), COUNT(DISTINCT path) FROM documents") == [(6, 6)]
+    assert run(["check", "--db", db]).returncode == 0
