@@ -73,9 +73,9 @@ def main() -> None:
         parts["seconds"] += time.perf_counter() - t
         parts["rows"] += int(columns["hash"].shape[0])
 
-    def timed_index_pending(store, buckets, **options):
+    def timed_index_pending(store, *args, **options):
         mark("storing the buckets")
-        result = index_pending(store, buckets, **options)
+        result = index_pending(store, *args, **options)
         mark("indexing the documents")
         return result
 

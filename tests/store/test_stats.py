@@ -112,9 +112,23 @@ def corpus(tmp_path):
     return root
 
 
-def test_kept_statistics_equal_a_count_after_every_kind_of_write(corpus, tmp_path):
+@pytest.mark.parametrize("pieces", [False, True], ids=["default", "a statement per span"])
+def test_kept_statistics_equal_a_count_after_every_kind_of_write(corpus, tmp_path, monkeypatch, pieces):
     db = tmp_path / "i.duckdb"
     winnowdb.open(db, normalizer="words", k=5, w=4).close()
+    flushes = []
+    if pieces:  # every add in many spans, and the shared_hashes rows each holds inserted at once
+        from winnowdb.store import buckets, stats
+
+        monkeypatch.setattr(buckets, "SPAN_ROWS", 1)
+        monkeypatch.setattr(stats, "SHARED_BATCH_ROWS", 1)
+        flush = stats.Update.flush
+
+        def counted(update):
+            flushes.append(1)
+            flush(update)
+
+        monkeypatch.setattr(stats.Update, "flush", counted)
 
     def step(name: str, write) -> None:
         with winnowdb.open(db) as idx:  # closed before counting: check opens the file itself
@@ -135,6 +149,8 @@ def test_kept_statistics_equal_a_count_after_every_kind_of_write(corpus, tmp_pat
     step("boilerplate removed", lambda idx: idx.remove([corpus / "bp" / "header.txt"]))
     step("most documents removed", lambda idx: idx.remove(
         [corpus / "copy0.txt", corpus / "mix12.txt"] + [corpus / f"e{i}.txt" for i in (0, 2, 3, 4)]))
+    if pieces:  # after() flushes once per add (7 here): more flushes are inserts in the middle of one
+        assert len(flushes) > 12, len(flushes)
 
 
 def _rule(db: Path, submissions: int, histogram: dict[int, int]) -> int:

@@ -121,10 +121,11 @@ class Update:
 
     ``before()`` reads what it must before anything changes; ``partition(span, rows)`` is called
     for each span of buckets (``buckets.spans``) of new rows while they do not count yet (not
-    stored, or stored for documents still pending, which ``hash_df_stored`` does not see);
-    ``stored(span)`` once they count (stored,
-    and their documents in ``documents``); ``after()`` finishes (boilerplate, counters, the
-    remembered default max-df)."""
+    stored, or stored for documents still pending, which ``hash_df_stored`` does not see): it is
+    ``tally(rows)``, which needs no read and may run anywhere, then ``apply(span, tally)``;
+    ``stored(span)`` once they count (stored, and their documents in ``documents``); ``after()``
+    finishes (the held ``shared_hashes`` rows, boilerplate, counters, the remembered default
+    max-df)."""
 
     #: set by ``partition`` for ``stored``, per span of buckets: its hashes counted exactly, how
     #: many of them were stored before, and its hash range
@@ -161,18 +162,16 @@ class Update:
             self.fast[docs - self.base] = info["fast"].astype(bool)
             self.new_boilerplate = bool((~info["ordinary"].astype(bool)).any())
 
-    def partition(self, span: tuple[int, int], rows: dict, repeated: dict | None = None) -> None:
+    def partition(self, span: tuple[int, int], rows: dict) -> None:
         """Bring the statistics of the hashes of a span of buckets (first, last) up to date for
         ``rows`` (not counted yet: see the class docstring); those counted exactly are finished by
         ``stored(span)``. ``tally`` then ``apply``."""
-        self.apply(span, self.tally(rows, repeated))
+        self.apply(span, self.tally(rows))
 
-    def tally(self, rows: dict, repeated: dict | None = None) -> Tally:
+    def tally(self, rows: dict) -> Tally:
         """What ``rows`` (numpy columns hash, doc, first: a span's new rows, ``first`` marking
-        the rows that count) add to the statistics, from the rows alone: no read, so it may run
-        in another thread while DuckDB stores (``runs``).
-        ``repeated`` (columns hash, doc): rows of ``rows`` marked first that repeat a (hash, doc)
-        row, each counted once less."""
+        each document's one row of a hash that counts) add to the statistics, from the rows
+        alone: no read, so it may run in another thread while DuckDB stores (``runs``)."""
         import numpy as np
 
         at = rows["doc"].astype(np.int64) - self.base
@@ -185,13 +184,6 @@ class Update:
         if exact.shape[0]:
             fast_rows &= ~np.isin(h, exact, assume_unique=False)
         u, counts = np.unique(h[fast_rows], return_counts=True)
-        if u.shape[0] and repeated is not None and repeated["hash"].shape[0]:
-            r_at = repeated["doc"].astype(np.int64) - self.base
-            rh = repeated["hash"][self.fast[r_at] & self.ordinary[r_at]]
-            if exact.shape[0]:
-                rh = rh[~np.isin(rh, exact)]
-            ru, rc = np.unique(rh, return_counts=True)
-            counts[np.searchsorted(u, ru)] -= rc
         boilerplate = np.unique(h[~ordinary]) if (~ordinary).any() else np.empty(0, np.int64)
         return Tally(u.astype(np.int64), counts.astype(np.int64), exact.astype(np.int64),
                      boilerplate.astype(np.int64))
