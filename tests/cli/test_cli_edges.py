@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from conftest import ok, one_line_error, random_words
 
@@ -180,6 +181,34 @@ def test_import_reads_back_only_texts_whose_files_are_unchanged(cli, tmp_path):
     assert [(os.path.basename(r["path"]), r["text"]) for r in rows] == [
         ("a.txt", ""), ("b.txt", ""), ("c.txt", TEXT + " and still more")]
 
+
+
+def test_an_export_holding_a_path_twice_is_refused(cli, tmp_path):
+    # no key refuses a path twice since schema 5 (add keeps one row per path): import checks it,
+    # and leaves no index file behind
+    import duckdb
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    for name in ("a", "b", "c"):
+        (root / f"{name}.txt").write_text(f"{name} {TEXT}")
+    db, ex = tmp_path / "index.duckdb", tmp_path / "ex"
+    ok(cli("add", root, "--db", db))
+    ok(cli("export", "--parquet", ex, "--db", db))
+    files = sorted((ex / "documents").glob("*.parquet"))
+    con = duckdb.connect()
+    con.execute("CREATE TABLE doctored AS SELECT * REPLACE (CASE WHEN path LIKE '%b.txt' "
+                "THEN replace(path, 'b.txt', 'a.txt') ELSE path END AS path) FROM read_parquet(?)",
+                [[str(f) for f in files]])
+    for f in files:
+        f.unlink()
+    con.execute("COPY doctored TO ? (FORMAT parquet)", [str(ex / "documents" / "part-0.parquet")])
+    con.close()
+    new = tmp_path / "imported.duckdb"
+    r = cli("import", "--parquet", ex, "--db", new)
+    one_line_error(r, "import failed: the export holds", "a.txt 2 times", "an index holds each path once")
+    assert r.exit_code == 2
+    assert not new.exists() and not Path(f"{new}.wal").exists()
 
 
 def test_an_index_imported_without_texts_is_healthy_and_says_passages_cannot_be_shown(cli, tmp_path):

@@ -243,6 +243,11 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
             else:
                 con.execute(f'CREATE TABLE "{name}" AS {src}', [table_glob(directory, name)])
             counts[name] = int(con.execute(f'SELECT COUNT(*) FROM "{name}"').fetchall()[0][0])
+        twice = con.execute(sqlfiles.load("check_duplicate_paths")).fetchall()
+        if twice:  # no key refuses it (schema 5): an index holds a path once, add keeps it so
+            raise WinnowError(f"import failed: the export holds {twice[0][0]} {twice[0][1]} times "
+                              f"({len(twice)} path{'s' if len(twice) != 1 else ''} more than once); "
+                              "an index holds each path once")
         if "document_texts" not in names:
             import numpy as np
 
@@ -263,9 +268,12 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
         con.execute(sqlfiles.load("meta_delete"), {"key": COMMON_KEY})  # common_hashes is filled below
         write_setting(con, "schema_version", str(SCHEMA_VERSION))
         con.commit()
-    except duckdb.Error as exc:
+    except (duckdb.Error, WinnowError) as exc:
         disconnect_index(con)
-        Path(db).unlink(missing_ok=True)
+        for leftover in (Path(db), Path(f"{db}.wal")):
+            leftover.unlink(missing_ok=True)
+        if isinstance(exc, WinnowError):
+            raise
         raise WinnowError(f"import failed: {str(exc).splitlines()[0]}") from None
     disconnect_index(con)
     from .database import Store
