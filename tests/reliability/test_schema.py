@@ -504,17 +504,28 @@ def test_a_schema_4_index_loses_its_unique_path_index_and_nothing_else(tmp_path)
     documents = raw_sql(db, "SELECT * FROM documents ORDER BY doc")
     doc = essays / "essay000.txt"
     want = _query(db, doc)
+    # and a new version of essay001 left pending, as a stopped add leaves one (its text kept)
+    raw_sql(db, "INSERT INTO documents_pending SELECT doc + 1000, path, submission, label, kind, normalizer, "
+                "content_hash, normalized_hash, encoding, bytes, chars, units, fingerprints, simhash, added_at, "
+                "sub, hashes, doc FROM documents WHERE path LIKE '%essay001.txt'",
+            "INSERT INTO document_texts SELECT doc + 1000, text FROM document_texts "
+            "WHERE doc = (SELECT doc FROM documents WHERE path LIKE '%essay001.txt')")
+    pending = raw_sql(db, "SELECT * FROM documents_pending ORDER BY doc")
+    assert len(pending) == 1
     _age_to_schema_4(db)
     assert raw_sql(db, "SELECT * FROM documents ORDER BY doc") == documents
     r = run(["upgrade", "--db", db])
     assert r.returncode == 0 and f"upgraded from schema version 4 to {NOW}" in r.stdout, r.stdout + r.stderr
     assert raw_sql(db, _PATH_KEYS) == []
     assert raw_sql(db, "SELECT * FROM documents ORDER BY doc") == documents
+    assert raw_sql(db, "SELECT * FROM documents_pending ORDER BY doc") == pending
     assert _query(db, doc) == want
     assert run(["check", "--db", db]).returncode == 0
     (essays / "essay000.txt").write_text("changed " * 300)  # a new version replaces the row of its path
     assert run(["add", essays, "--db", db]).returncode == 0
     assert raw_sql(db, "SELECT COUNT(*), COUNT(DISTINCT path) FROM documents") == [(12, 12)]
+    assert raw_sql(db, "SELECT COUNT(*) FROM documents_pending") == [(0,)]  # the next write indexed it
+    assert raw_sql(db, "SELECT COUNT(*) FROM documents WHERE doc = ?", params=[pending[0][0]]) == [(1,)]
     assert run(["check", "--db", db]).returncode == 0
 
 
