@@ -69,7 +69,7 @@ def test_rows_spilled_to_disk_store_the_same_index(tmp_path, monkeypatch):
     # index until it stores them: the result is the same index, and the spill folder is removed
     import winnowdb
     from winnowdb.ingest import segmented
-    from winnowdb.store import runs, stats
+    from winnowdb.store import runs, spill, stats
 
     from .reliability_helpers import content_differences
 
@@ -95,7 +95,7 @@ def test_rows_spilled_to_disk_store_the_same_index(tmp_path, monkeypatch):
     with winnowdb.open(tmp_path / "spilled.duckdb") as idx:
         assert idx.add([tmp_path / "in"]).added == 31
     assert spilled and spilled[0] > 10_000  # most rows went through the spill folder
-    assert not list(tmp_path.glob(runs.SPILL_PREFIX + "*"))
+    assert not list(tmp_path.glob(spill.SPILL_PREFIX + "*"))
     assert content_differences(tmp_path / "spilled.duckdb", tmp_path / "plain.duckdb") == {
         "documents": 0, "fingerprints": 0, "texts": 0}
     # the statistics were counted from the spilled spans (their tallies kept in the spill folder
@@ -112,3 +112,33 @@ def test_rows_spilled_to_disk_store_the_same_index(tmp_path, monkeypatch):
         with duckdb.connect(str(tmp_path / f"{name}.duckdb"), read_only=True) as con:
             shared[name] = con.execute("SELECT hash, df FROM shared_hashes ORDER BY hash").fetchall()
     assert len(shared["plain"]) > 300 and shared["spilled"] == shared["plain"]
+
+
+def test_an_add_removes_the_spill_folders_killed_adds_left(tmp_path, monkeypatch):
+    # a spill folder survives only a process killed outright; the next add to the same index
+    # removes it, and never touches a folder of another index or of a process still running
+    import os
+
+    import winnowdb
+    from winnowdb.store import runs, spill
+
+    (tmp_path / "in").mkdir()
+    rng = np.random.default_rng(3)
+    for i in range(12):
+        (tmp_path / "in" / f"d{i}.txt").write_text(random_text(rng, vocabulary(5), 5_000))
+    db = tmp_path / "idx.duckdb"
+    dead = tmp_path / f"{spill.SPILL_PREFIX}idx.duckdb-999999999-x1"  # no such process
+    alive = tmp_path / f"{spill.SPILL_PREFIX}idx.duckdb-{os.getppid()}-x2"  # a running process
+    other = tmp_path / f"{spill.SPILL_PREFIX}other.duckdb-999999999-x3"  # another index's
+    for folder in (dead, alive, other):
+        folder.mkdir()
+        (folder / "00.hash").write_bytes(b"\0" * 4096)
+    assert spill.stale_spill_folders(str(db)) == [str(dead)]
+    monkeypatch.setattr(runs, "SPILL_ROWS", 500)  # this add spills
+    made = []
+    monkeypatch.setattr(runs, "spill_folder", lambda path: made.append(spill.spill_folder(path)) or made[-1])
+    with winnowdb.open(db) as idx:
+        assert idx.add([tmp_path / "in"]).added == 12
+    assert made and os.path.basename(made[0]).startswith(f"{spill.SPILL_PREFIX}idx.duckdb-{os.getpid()}-")
+    assert not dead.exists() and alive.exists() and other.exists()
+    assert not os.path.exists(made[0])  # its own, removed when it finished

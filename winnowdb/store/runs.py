@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -37,9 +36,10 @@ import numpy as np
 from . import merge, sqlfiles, stats
 from .buckets import BUCKETS, bucket_of, sort_key, spans
 from .interrupts import is_interrupt
+from .spill import spill_folder
 
 __all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_pending", "drop_pending_rows",
-           "COLUMNS", "SPILL_ROWS", "SPILL_PREFIX", "ARROW_ROWS"]
+           "COLUMNS", "SPILL_ROWS", "ARROW_ROWS"]
 
 #: the columns of a fingerprint row, in the fingerprints table's order, with their dtypes
 COLUMNS = (("hash", np.int64), ("doc", np.int32), ("pos", np.int32), ("start_offset", np.int32),
@@ -114,7 +114,7 @@ class FingerprintRun:
 
     def _write_spill(self) -> None:
         if self._spill is None:
-            self._spill = _spill_folder(self.store.path)
+            self._spill = spill_folder(self.store.path)
         for p, chunks in enumerate(self._parts):
             if not chunks:
                 continue
@@ -374,16 +374,3 @@ class _DocSet:
         out = np.zeros(doc.shape[0], dtype=np.bool_)
         out[inside] = self.table[i[inside]]
         return out
-
-
-SPILL_PREFIX = ".winnowdb-spill-"
-
-
-def _spill_folder(db_path: str) -> str:
-    """A new folder for spilled rows: beside the index (the same disk, which must hold the index
-    anyway), or in the temporary folder for an index kept in memory."""
-    folder = os.path.dirname(os.path.abspath(db_path)) if db_path != ":memory:" else None
-    try:
-        return tempfile.mkdtemp(prefix=SPILL_PREFIX, dir=folder)
-    except OSError:
-        return tempfile.mkdtemp(prefix=SPILL_PREFIX)
