@@ -281,8 +281,7 @@ def index_pending(store, update: stats.Update, tallies: "_Tallies", run_rows: in
     last). ``run_rows``: how many rows the run stored (recorded for ``merge``)."""
     result = RunResult()
     with store.transaction() as con:
-        docs = store.columns("pending_documents")
-        result.documents = int(docs["doc"].shape[0])
+        result.documents = int(update.new_docs.shape[0])  # the pending documents, read by the caller
         result.replaced = int(update.replaced.shape[0])
         stats.remove_rows(store, update.replaced)
         for span in tallies.spans():  # while the documents are pending, their rows do not count

@@ -191,14 +191,14 @@ class Update:
     def apply(self, span: tuple[int, int], tally: Tally) -> None:
         """``partition`` of a span whose rows are ``tally``-ed: the counts of its hashes among
         the stored rows are read and the statistics written."""
+        import numpy as np
+
         store = self.store
         low, high = span_range(span)
         u, exact = tally.hashes, tally.exact
         if u.shape[0]:
             old_h, old_df = _df_of(store, u, low, high)
             df = tally.counts.copy()
-            import numpy as np
-
             at_old = np.searchsorted(u, old_h)
             df[at_old] += old_df
             self.delta += int(u.shape[0] - old_h.shape[0])
