@@ -1,4 +1,4 @@
--- create_tables.sql: the tables of a winnowdb index (schema version 5).
+-- create_tables.sql: the tables of a winnowdb index (schema version 6).
 -- Run once when an index is created. Everything a report needs lives here, so an index keeps
 -- working after the original files moved or were deleted.
 --
@@ -12,7 +12,11 @@
 --                      and that submission's id (sub), label (e.g. a year, for archive mode),
 --                      kind ('document' or 'boilerplate'), content_hash (raw bytes) and
 --                      normalized_hash (normalized text) for exact and lexical duplicates, sizes,
---                      fingerprint rows and distinct fingerprint hashes, and a 64-bit simhash
+--                      fingerprint rows and distinct fingerprint hashes, a 64-bit simhash, and
+--                      mtime_ns: the file's modification time (ns since the epoch) as the add
+--                      that read it found it, or NULL when it had changed in the 2 s before (or
+--                      the row was imported). An add takes a file whose size and time are still
+--                      these for unchanged without reading it (ingest/unchanged.py)
 --   documents_pending  documents an add has read and committed but whose fingerprints are not
 --                      stored yet (an add moves them into documents at its end, with their
 --                      fingerprints; one it did not finish leaves them here, and the next write
@@ -66,7 +70,8 @@ CREATE TABLE documents (
     simhash BIGINT NOT NULL,
     added_at TIMESTAMP NOT NULL,
     sub INTEGER NOT NULL,
-    hashes BIGINT NOT NULL
+    hashes BIGINT NOT NULL,
+    mtime_ns BIGINT
 );
 CREATE TABLE documents_pending (
     doc INTEGER NOT NULL PRIMARY KEY,
@@ -86,7 +91,8 @@ CREATE TABLE documents_pending (
     added_at TIMESTAMP NOT NULL,
     sub INTEGER NOT NULL,
     hashes BIGINT NOT NULL,
-    replaces INTEGER
+    replaces INTEGER,
+    mtime_ns BIGINT
 );
 CREATE TABLE document_texts (
     doc INTEGER NOT NULL PRIMARY KEY,

@@ -8,7 +8,7 @@ renders. Heavy modules (numpy, the fingerprinting code) load only when a command
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Collection
 
 from .errors import WinnowError
 from .settings import DEFAULTS, LETTERS_DEFAULTS, IndexSettings
@@ -261,11 +261,12 @@ class Index:
 
         return compare_many(self.reader, pairs, max_df=max_df, language=language)
 
-    def missing_under(self, folders: list[str | os.PathLike]) -> list[str]:
-        """Indexed documents under ``folders`` whose files no longer exist, sorted."""
+    def missing_under(self, folders: list[str | os.PathLike], listed: Collection[str] = ()) -> list[str]:
+        """Indexed documents under ``folders`` whose files no longer exist, sorted (``listed``:
+        paths known to exist, e.g. the files the add just walked, are not checked again)."""
         from .analysis.files import missing_under
 
-        return missing_under(self.store, folders)
+        return missing_under(self.store, folders, listed)
 
     def labels(self) -> list[str]:
         """The labels of the indexed documents (``add --label``), sorted."""

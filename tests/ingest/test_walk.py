@@ -4,6 +4,7 @@ hidden folders skipped."""
 from __future__ import annotations
 
 import os
+import time
 
 from winnowdb.ingest.read import Skipped
 from winnowdb.ingest.walk import walk
@@ -26,8 +27,10 @@ def test_walk_lists_each_file_once_resolved_with_its_size_in_a_stable_order(tmp_
     (tmp_path / "elsewhere" / "linked.txt").write_text("linked!")
     os.symlink(tmp_path / "elsewhere", root / "b" / "link")  # a folder reached through a link
     os.symlink(root / "z.txt", root / "zz_alias.txt")  # the same file twice
+    before = time.time_ns()
     got = walk([root, root / "a" / "two.txt"])
-    files = [item for item, _ in got if not isinstance(item, Skipped)]
+    listed = [item for item, _ in got if not isinstance(item, Skipped)]
+    files = [(item.path, item.size) for item in listed]
     real = os.path.realpath(root)
     assert files == [
         (f"{real}/z.txt", 2),
@@ -39,6 +42,9 @@ def test_walk_lists_each_file_once_resolved_with_its_size_in_a_stable_order(tmp_
     ]
     assert {root for _, root in got} == {real}
     assert all(size == os.stat(path).st_size for path, size in files)
+    # each with its time, from the same stat, and the time the walk looked before it
+    assert all(item.mtime_ns == os.stat(item.path).st_mtime_ns for item in listed)
+    assert all(before <= item.seen_ns <= time.time_ns() for item in listed)
 
 
 def test_walk_reports_what_it_cannot_index(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Collection
 
 __all__ = ["labels", "missing_under", "changed_since_indexed"]
 
@@ -14,9 +15,10 @@ def labels(store) -> list[str]:
     return [r[0] for r in store.rows("labels")]
 
 
-def missing_under(store, folders: list[str | os.PathLike]) -> list[str]:
+def missing_under(store, folders: list[str | os.PathLike], listed: Collection[str] = ()) -> list[str]:
     """Indexed documents under ``folders`` whose files no longer exist (deleted or renamed
-    since they were added: their old text still pairs until they are removed), sorted."""
+    since they were added: their old text still pairs until they are removed), sorted.
+    ``listed``: paths known to exist (the files a walk of the folders just found), not checked again."""
     roots = sorted({str(Path(f).resolve()).rstrip(os.sep) + os.sep for f in folders})
     if not roots:
         return []
@@ -24,7 +26,8 @@ def missing_under(store, folders: list[str | os.PathLike]) -> list[str]:
 
     with store.relations(folder_roots={"root": np.array(roots, dtype=object)}):
         paths = [r[0] for r in store.rows("documents_under")]
-    return sorted(p for p in paths if not os.path.exists(p))
+    present = listed if isinstance(listed, (set, frozenset, dict)) else set(listed)
+    return sorted(p for p in paths if p not in present and not os.path.exists(p))
 
 
 def changed_since_indexed(store, paths: list[str | os.PathLike]) -> list[str]:

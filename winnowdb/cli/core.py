@@ -100,6 +100,7 @@ def add(
                 forced_language(language, normalizer or "auto")
             except ValueError as exc:
                 fail(str(exc))
+        from ..ingest.read import Skipped
         from ..ingest.walk import listed_bytes, walk
 
         idx = open_index(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
@@ -156,7 +157,8 @@ def add(
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
                             language=language, on_start=on_start, on_file=on_file, on_finish=on_finish,
                             on_merge=on_merge, jobs=jobs, listing=listing)
-            gone = idx.missing_under([p for p in paths if os.path.isdir(p)]) if not s.interrupted else []
+            walked = {item.path for item, _ in listing if not isinstance(item, Skipped)}
+            gone = idx.missing_under([p for p in paths if os.path.isdir(p)], walked) if not s.interrupted else []
             if gone:
                 what = (f"{display_path(gone[0])} is indexed but no longer exists; `winnowdb remove` it"
                         if len(gone) == 1 else

@@ -1,6 +1,7 @@
 """The ``add`` pipeline: walk -> read -> normalize -> fingerprint -> store, in committed batches.
 
-Files are read, skipped when unchanged (same content hash, kind, label and submission),
+Files are skipped when unchanged (the same kind, label and submission, and the same size and
+recorded modification time, ``unchanged``; else read and the same content hash), read,
 normalized, fingerprinted (``prepare``, in worker processes) and their documents and texts
 committed in batches of a few megabytes, each batch one transaction, by a writer thread while the
 next batch is being prepared (``batches``); their fingerprints are stored at the end, ordered by
@@ -18,7 +19,7 @@ from typing import Callable
 
 from ..settings import text_normalizer
 from ..store.runs import FingerprintRun
-from ..store.writes import bulk_writes
+from ..store.writes import bulk_writes, record_mtimes
 from .batches import AddSummary, Batch, BatchWriter
 from .huge import add_huge
 from .pending import fold_pending
@@ -26,7 +27,8 @@ from .placement import Placement
 from .prepare import default_jobs, prepare_task, prepared_stream
 from .read import Skipped
 from .rows import rows_piece
-from .walk import index_files, walk
+from .unchanged import recorded_mtime, same_file
+from .walk import Listed, index_files, walk
 
 __all__ = ["AddSummary", "add_paths", "BATCH_BYTES", "BATCH_DOCS"]
 
@@ -60,13 +62,15 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     walked = walk(paths) if listing is None else listing
     files: list[tuple[str, str | None]] = []  # (resolved path, the folder argument it was found under)
     sizes: dict[str, int] = {}
+    listed: dict[str, Listed] = {}
     own = index_files(store.path)
     for item, root in walked:
         if isinstance(item, Skipped):
             summary.skipped.append(item)
-        elif not own(item[0]):
-            files.append((item[0], root))
-            sizes[item[0]] = item[1]
+        elif not own(item.path):
+            files.append((item.path, root))
+            sizes[item.path] = item.size
+            listed[item.path] = item
     if on_start:
         on_start(len(files), sum(sizes.values()))
     existing = store.documents_by_path([f for f, _ in files])
@@ -86,11 +90,16 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         batch = Batch()
 
     tasks, submissions, labels = [], [], []
+    same = []  # files unchanged by their size and time: not read
+    retimed: dict[int, int] = {}  # doc -> time to record, of files found unchanged by their content
     for spath, root in files:
         submission, file_label = placed(spath, root)
         old = existing.get(spath)
         unchanged_hash = None
         if old is not None and old[2] == kind and placed.stored.get(spath) == (file_label, submission):
+            if same_file(listed[spath], old[3], old[4]):
+                same.append(spath)
+                continue
             unchanged_hash = old[1]
         tasks.append((spath, settings, language, boilerplate, unchanged_hash))
         submissions.append(submission)
@@ -106,6 +115,10 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         remaining -= sizes[spath]
         if on_file:
             on_file(spath, sizes[spath])
+
+    for spath in same:
+        summary.unchanged += 1
+        done(spath)
 
     def _read_all() -> None:
         """Read, fingerprint and commit every file, in order."""
@@ -128,6 +141,8 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                     continue
                 if prep.status == "unchanged":
                     summary.unchanged += 1
+                    if recorded_mtime(listed[spath]) != (old[4] or 0):
+                        retimed[old[0]] = recorded_mtime(listed[spath])
                     done(spath)
                     continue
                 sub = sub_ids.setdefault(submission, next_id)
@@ -149,7 +164,8 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                     # Ctrl-C aborts the fingerprinting, not the commit and its counts
                     add_huge(store, src, settings, dict(
                         doc=next_id, path=spath, submission=submission, sub=sub, label=label, kind=kind,
-                        added_at=_dt.datetime.now(), replaces=old[0] if old is not None else None),
+                        added_at=_dt.datetime.now(), replaces=old[0] if old is not None else None,
+                        mtime_ns=recorded_mtime(listed[spath])),
                         run, language=language, every_kgram=boilerplate, on_commit=counted)
                     done(spath)
                     continue
@@ -161,7 +177,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                     normalized_hash=prep.normalized_hash, encoding=src.encoding, bytes=src.size,
                     chars=len(src.text), units=prep.units, fingerprints=prep.fingerprints, hashes=prep.hashes,
                     added_at=_dt.datetime.now(), simhash=prep.simhash,
-                    replaces=old[0] if old is not None else None))
+                    replaces=old[0] if old is not None else None, mtime_ns=recorded_mtime(listed[spath])))
                 batch.texts.append(src.text)
                 if prep.text_hashes is not None:
                     batch.text_hashes.append((next_id, prep.text_hashes))
@@ -183,6 +199,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                 _read_all()
             except KeyboardInterrupt:  # stop reading; what was read and committed is stored below
                 summary.interrupted = True
+            record_mtimes(store, retimed)
             if summary.batches:  # the fingerprints, then the documents indexed
                 if on_finish:
                     on_finish(run.rows)

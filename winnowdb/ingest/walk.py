@@ -10,15 +10,31 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import time
 from pathlib import Path
-from typing import Iterable, Iterator, Union
+from typing import Iterable, Iterator, NamedTuple, Union
 
 from .read import BAD_NAME, Skipped, name_problem
 
-__all__ = ["iter_files", "walk", "listed_bytes", "index_files", "IGNORED_DIRS"]
+__all__ = ["Listed", "iter_files", "walk", "listed_bytes", "index_files", "IGNORED_DIRS"]
 
 #: folders never walked (version control, caches, virtual environments; hidden folders neither)
 IGNORED_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", ".tox", ".mypy_cache"}
+
+class Listed(NamedTuple):
+    """A regular file a walk found: its resolved path, and its size and modification time (in
+    nanoseconds since the epoch) from the one ``stat`` the walk made of it, and ``seen_ns``: a
+    time (since the epoch) taken before that ``stat`` (``unchanged`` weighs the two)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    seen_ns: int
+
+
+def _listed(path: str, st: os.stat_result, seen_ns: int) -> Listed:
+    return Listed(path, st.st_size, st.st_mtime_ns, seen_ns)
+
 
 def _special_reason(path: Path) -> str | None:
     """Why ``path`` (which exists or is a link) is not a regular file, or None when it is one."""
@@ -56,7 +72,7 @@ def _listing_failed(exc: OSError, where: str) -> Skipped:
     return Skipped(str(exc.filename or where), f"cannot list directory ({why})")
 
 
-def _slow_file(path: str) -> tuple[str, int] | Skipped:
+def _slow_file(path: str, seen_ns: int) -> Listed | Skipped:
     """A directory entry that is not a plain regular file (a symbolic link, a special file):
     checked and resolved the careful way."""
     fp = Path(path)
@@ -65,20 +81,20 @@ def _slow_file(path: str) -> tuple[str, int] | Skipped:
         return Skipped(path, reason)
     try:
         rp = fp.resolve()
-        size = rp.stat().st_size
+        st = rp.stat()
     except (OSError, RuntimeError):
         return Skipped(path, "cannot resolve path (broken link?)")
-    return str(rp), size
+    return _listed(str(rp), st, seen_ns)
 
 
-def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[tuple[str, int], Skipped]]:
-    """Every regular file under ``paths`` as (resolved path, size in bytes), each once; problems
-    become ``Skipped``.
+def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Listed, Skipped]]:
+    """Every regular file under ``paths`` as a ``Listed`` (resolved path, size in bytes,
+    modification time), each once; problems become ``Skipped``.
 
     Missing paths, broken or looping symbolic links, named pipes, sockets, devices and
     directories that cannot be listed are reported (never opened, never silently dropped).
     Folders are listed with ``os.scandir`` in sorted order, depth first (each folder's files,
-    then its sub-folders): a plain regular file costs one ``stat`` (its size) and no path
+    then its sub-folders): a plain regular file costs one ``stat`` (its size and time) and no path
     resolution (its folder is resolved once); symbolic links are followed and resolved one by one.
     """
     seen: set[str] = set()
@@ -99,7 +115,7 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[tuple[str, int]
             if problem is not None:
                 yield problem
                 continue
-            item = fresh((str(Path(raw).resolve()), os.stat(raw).st_size))
+            item = fresh(_listed(str(Path(raw).resolve()), os.stat(raw), time.time_ns()))
             if item is not None:
                 yield item if not isinstance(item, Skipped) else Skipped(raw, BAD_NAME)
             continue
@@ -107,6 +123,7 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[tuple[str, int]
         stack = [raw]
         while stack:
             folder = stack.pop()
+            seen_ns = time.time_ns()  # before the stat of any of its files
             try:
                 st = os.stat(folder)
                 with os.scandir(folder) as listing:
@@ -127,11 +144,11 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[tuple[str, int]
                             subfolders.append(entry.path)
                         continue
                     if entry.is_file(follow_symlinks=False):  # plain: no link anywhere below real
-                        item = (os.path.join(real, entry.name), entry.stat(follow_symlinks=False).st_size)
+                        item = _listed(os.path.join(real, entry.name), entry.stat(follow_symlinks=False), seen_ns)
                     else:
-                        item = _slow_file(entry.path)
+                        item = _slow_file(entry.path, seen_ns)
                 except OSError:
-                    item = _slow_file(entry.path)
+                    item = _slow_file(entry.path, seen_ns)
                 if not isinstance(item, Skipped) and name_problem(item[0]) is not None:
                     item = Skipped(entry.path, BAD_NAME)
                 item = fresh(item)
@@ -140,9 +157,9 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[tuple[str, int]
             stack.extend(reversed(subfolders))
 
 
-def walk(paths: Iterable[str]) -> list[tuple[tuple[str, int] | Skipped, str | None]]:
+def walk(paths: Iterable[str]) -> list[tuple[Listed | Skipped, str | None]]:
     """Every file under ``paths`` once (a file named twice, or inside a named folder too, once),
-    as (resolved path, size), with the resolved folder argument it was found under (for
+    as a ``Listed`` (resolved path, size, modification time), with the resolved folder argument it was found under (for
     ``--submission-depth``)."""
     out = []
     seen: set[str] = set()
@@ -157,10 +174,10 @@ def walk(paths: Iterable[str]) -> list[tuple[tuple[str, int] | Skipped, str | No
     return out
 
 
-def listed_bytes(listing: list[tuple[tuple[str, int] | Skipped, str | None]]) -> int:
+def listed_bytes(listing: list[tuple[Listed | Skipped, str | None]]) -> int:
     """The total size of the files a ``walk`` found (what an add may put into an index:
     ``open_index(adding_bytes=...)``)."""
-    return sum(item[1] for item, _ in listing if not isinstance(item, Skipped))
+    return sum(item.size for item, _ in listing if not isinstance(item, Skipped))
 
 
 def index_files(db_path: str | os.PathLike):

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import WinnowError
-from ..store.export import DEFAULT_BUCKETS, FORMAT, FORMAT_VERSION, MANIFEST, bucket_sql
+from ..store.export import DEFAULT_BUCKETS, FORMAT, FORMAT_VERSION, LOCAL_COLUMNS, MANIFEST, bucket_sql
 from . import sql as ssql
 
 __all__ = ["job_settings", "fingerprint", "pairs", "DUCKDB_TO_SPARK", "FILES_PER_BATCH",
@@ -57,10 +57,12 @@ def memory_store(settings: dict[str, str]):
 
 
 def _documents_schema(settings: dict[str, str]) -> list[tuple[str, str]]:
-    """(column, Spark type) of the documents table, read from create_tables.sql via DuckDB."""
+    """(column, Spark type) of the documents table, read from create_tables.sql via DuckDB (but
+    for the columns an export leaves out, ``export.LOCAL_COLUMNS``)."""
     store = memory_store(settings)
     try:
-        cols = [(c, t) for table, c, t in store.rows("table_columns") if table == "documents"]
+        cols = [(c, t) for table, c, t in store.rows("table_columns")
+                if table == "documents" and c not in LOCAL_COLUMNS["documents"]]
     finally:
         store.close()
     out = []

@@ -36,7 +36,7 @@ from .sqlfiles import registered
 __all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "DEFAULT_BUCKETS", "bucket_sql", "export_parquet",
            "read_manifest", "write_manifest", "check_current", "DERIVED", "table_glob", "exported_tables",
            "duckdb_views", "import_parquet", "import_pairs", "CORE_TABLES", "PARTITIONED",
-           "FINGERPRINT_COLUMNS", "RECOUNTED", "summary"]
+           "FINGERPRINT_COLUMNS", "RECOUNTED", "LOCAL_COLUMNS", "summary"]
 
 FORMAT = "winnowdb-parquet"
 #: 2: documents carry sub and hashes, and a DuckDB export holds the kept statistics (meta,
@@ -53,6 +53,9 @@ FINGERPRINT_COLUMNS = ("hash", "doc", "pos", "start_offset", "end_offset")
 DERIVED = {"shared_hashes": "shared_hashes_counted", "boilerplate_hashes": "boilerplate_hashes_counted",
            "meta": "meta_counted", "documents_pending": "documents_pending_none",
            "code_text_hashes": "code_text_hashes_none", "common_hashes": "common_hashes_none"}
+#: columns an export leaves out, as they describe this machine's files, not the index: the files'
+#: modification times (``ingest.unchanged``), NULL in an imported index until an add reads the files
+LOCAL_COLUMNS = {"documents": ("mtime_ns",), "documents_pending": ("mtime_ns",)}
 #: tables whose rows ``import_parquet`` counts anew instead of copying (meta's other keys are copied)
 RECOUNTED = ("shared_hashes", "boilerplate_hashes", "common_hashes")
 
@@ -177,7 +180,9 @@ def export_parquet(con, out_dir: str | os.PathLike, *, buckets: int = DEFAULT_BU
                 con.execute(f"COPY (SELECT {cols} FROM fingerprints LIMIT 0) TO ? (FORMAT parquet)",
                             [str(target / "bucket=0" / "part-0.parquet")])
         else:
-            con.execute(f"COPY (SELECT * FROM {quoted}) TO ? (FORMAT parquet)", [str(target / "part-0.parquet")])
+            local = [c for c in LOCAL_COLUMNS.get(table, ()) if c in _columns(con, table)]
+            picked = f"* EXCLUDE ({', '.join(local)})" if local else "*"
+            con.execute(f"COPY (SELECT {picked} FROM {quoted}) TO ? (FORMAT parquet)", [str(target / "part-0.parquet")])
         rows[table] = int(con.execute(f"SELECT COUNT(*) FROM {quoted}").fetchall()[0][0])
     settings = dict(con.execute(sqlfiles.load("settings_all")).fetchall())
     return write_manifest(out, settings, buckets, rows, "winnowdb export (DuckDB)")
@@ -290,19 +295,29 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
     return counts
 
 
+def _columns(con, table: str) -> set[str]:
+    """The column names of a table of the index open on ``con``."""
+    return {r[1] for r in con.execute(sqlfiles.load("table_columns")).fetchall() if r[0] == table}
+
+
 def _import_source(con, directory: str | os.PathLike, name: str) -> str:
     """The SELECT that reads exported table ``name`` (its one parameter: the files' glob) as the
-    index's table: fingerprints ordered by hash (as every add stores them); documents of an older
+    index's table: fingerprints ordered by hash (as every add stores them); documents without
+    their ``LOCAL_COLUMNS`` (an export leaves them out; Spark's may not); documents of an older
     export get their submission's id (sub) and hashes = -1 (counted once the fingerprints are in)."""
     source = "read_parquet(?, hive_partitioning = false)"
     if name == "fingerprints":
         return f"SELECT {', '.join(FINGERPRINT_COLUMNS)} FROM {source} ORDER BY hash, doc, pos"
-    if name != "documents":
+    if name not in ("documents", "documents_pending"):
         return f"SELECT * FROM {source}"
     columns = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {source}", [table_glob(directory, name)]).fetchall()}
-    extra = "" if "sub" in columns else ", MIN(doc) OVER (PARTITION BY submission) AS sub"
-    extra += "" if "hashes" in columns else ", CAST(-1 AS BIGINT) AS hashes"
-    return f"SELECT *{extra} FROM {source}"
+    local = [c for c in LOCAL_COLUMNS[name] if c in columns]  # left NULL (inserted BY NAME)
+    picked = f"* EXCLUDE ({', '.join(local)})" if local else "*"
+    extra = ""
+    if name == "documents":
+        extra += "" if "sub" in columns else ", MIN(doc) OVER (PARTITION BY submission) AS sub"
+        extra += "" if "hashes" in columns else ", CAST(-1 AS BIGINT) AS hashes"
+    return f"SELECT {picked}{extra} FROM {source}"
 
 
 def import_pairs(con, pairs_dir: str | os.PathLike, *, table: str = "spark_pairs") -> int:

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 
 from . import sqlfiles, stats
 
-__all__ = ["write_batch", "remove_documents", "bulk_writes", "memory_bytes", "BULK_CHECKPOINT_MB", "BULK_MEMORY_MB",
-           "VALUE_MEMORY_FACTOR", "VALUE_MEMORY_MARGIN_MB"]
+__all__ = ["write_batch", "record_mtimes", "remove_documents", "bulk_writes", "memory_bytes", "BULK_CHECKPOINT_MB",
+           "BULK_MEMORY_MB", "VALUE_MEMORY_FACTOR", "VALUE_MEMORY_MARGIN_MB"]
 
 #: how much write-ahead log a bulk write lets build up before DuckDB checkpoints it into the
 #: file (DuckDB's default is 16 MB: an ``add`` of 25 MB of text checkpointed three times on the
@@ -91,6 +91,20 @@ def write_batch(store, documents, texts, text_family=None) -> None:
         if text_family is not None:
             with sqlfiles.registered(con, new_code_text=text_family):
                 con.execute(sqlfiles.load("insert_code_text_hashes"))
+
+
+def record_mtimes(store, mtimes: dict[int, int]) -> None:
+    """Record the files' modification times of documents (doc -> ns since the epoch; 0 for
+    NULL, not recorded) in one transaction (``ingest.unchanged``)."""
+    if not mtimes:
+        return
+    import numpy as np
+
+    columns = {"doc": np.fromiter(mtimes, dtype=np.int32, count=len(mtimes)),
+               "mtime_ns": np.fromiter(mtimes.values(), dtype=np.int64, count=len(mtimes))}
+    with store.transaction() as con:
+        with sqlfiles.registered(con, new_mtimes=columns):
+            con.execute(sqlfiles.load("documents_mtime_update"))
 
 
 def remove_documents(store, docs: list[int]) -> None:
