@@ -99,14 +99,12 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Listed, Skipped
     """
     seen: set[str] = set()
 
-    def fresh(item):
+    def fresh(item):  # None for a file listed before (its name already checked)
         if isinstance(item, Skipped):
             return item
-        if name_problem(item[0]) is not None:
-            return Skipped(item[0], BAD_NAME)
-        if item[0] in seen:
+        if item.path in seen:
             return None
-        seen.add(item[0])
+        seen.add(item.path)
         return item
 
     for raw in (os.fspath(p) for p in paths):
@@ -115,9 +113,10 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Listed, Skipped
             if problem is not None:
                 yield problem
                 continue
-            item = fresh(_listed(str(Path(raw).resolve()), os.stat(raw), time.time_ns()))
+            listed = _listed(str(Path(raw).resolve()), os.stat(raw), time.time_ns())
+            item = fresh(listed) if name_problem(listed.path) is None else Skipped(raw, BAD_NAME)
             if item is not None:
-                yield item if not isinstance(item, Skipped) else Skipped(raw, BAD_NAME)
+                yield item
             continue
         visited: set[tuple[int, int]] = set()
         stack = [raw]
@@ -136,6 +135,7 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Listed, Skipped
                 continue
             visited.add(key)
             real = os.path.realpath(folder)
+            prefix = real if real.endswith(os.sep) else real + os.sep
             subfolders = []
             for entry in entries:
                 try:
@@ -144,12 +144,12 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Listed, Skipped
                             subfolders.append(entry.path)
                         continue
                     if entry.is_file(follow_symlinks=False):  # plain: no link anywhere below real
-                        item = _listed(os.path.join(real, entry.name), entry.stat(follow_symlinks=False), seen_ns)
+                        item = _listed(prefix + entry.name, entry.stat(follow_symlinks=False), seen_ns)
                     else:
                         item = _slow_file(entry.path, seen_ns)
                 except OSError:
                     item = _slow_file(entry.path, seen_ns)
-                if not isinstance(item, Skipped) and name_problem(item[0]) is not None:
+                if not isinstance(item, Skipped) and name_problem(item.path) is not None:
                     item = Skipped(entry.path, BAD_NAME)
                 item = fresh(item)
                 if item is not None:
