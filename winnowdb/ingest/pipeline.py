@@ -61,18 +61,16 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     kind = "boilerplate" if boilerplate else "document"
     walked = walk(paths) if listing is None else listing
     files: list[tuple[str, str | None]] = []  # (resolved path, the folder argument it was found under)
-    sizes: dict[str, int] = {}
-    listed: dict[str, Listed] = {}
+    listed: dict[str, Listed] = {}  # its size and time
     own = index_files(store.path)
     for item, root in walked:
         if isinstance(item, Skipped):
             summary.skipped.append(item)
         elif not own(item.path):
             files.append((item.path, root))
-            sizes[item.path] = item.size
             listed[item.path] = item
     if on_start:
-        on_start(len(files), sum(sizes.values()))
+        on_start(len(files), sum(item.size for item in listed.values()))
     existing = store.documents_by_path([f for f, _ in files])
     placed = Placement(store, [f for f, _ in files], label, submission_depth)
     next_id = store.next_doc_id()
@@ -105,16 +103,17 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         submissions.append(submission)
         labels.append(file_label)
 
-    remaining = sum(sizes.values())  # bytes of the files not yet done
+    remaining = sum(item.size for item in listed.values())  # bytes of the files not yet done
     #: submission name -> its id: an existing submission keeps its own; a new one takes the id of
     #: its first document
     sub_ids = store.submission_ids(sorted(set(submissions)))
 
     def done(spath: str) -> None:
         nonlocal remaining
-        remaining -= sizes[spath]
+        size = listed[spath].size
+        remaining -= size
         if on_file:
-            on_file(spath, sizes[spath])
+            on_file(spath, size)
 
     for spath in same:
         summary.unchanged += 1
@@ -127,8 +126,9 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         # bulk_writes: the batches' log is checkpointed into the file once, not every 16 MB, and
         # DuckDB's memory is capped, with room for the largest file's text
         jobs_n = jobs if jobs is not None else default_jobs()
-        with bulk_writes(store, largest_value=max(sizes.values(), default=0)), \
-                prepared_stream(tasks, jobs_n, sum(sizes.values()), store, [sizes[t[0]] for t in tasks]) as stream, \
+        sizes = [listed[t[0]].size for t in tasks]  # of the files to read (not those unchanged by their time)
+        with bulk_writes(store, largest_value=max(sizes, default=0)), \
+                prepared_stream(tasks, jobs_n, sum(sizes), store, sizes) as stream, \
                 writer:
             for task, submission, label, prep in zip(tasks, submissions, labels, stream):
                 spath = task[0]
