@@ -72,7 +72,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     if on_start:
         on_start(len(files), sum(item.size for item in listed.values()))
     existing = store.documents_by_path([f for f, _ in files])
-    placed = Placement(store, [f for f, _ in files], label, submission_depth)
+    placed = Placement(store, {p: (old[5], old[6]) for p, old in existing.items()}, label, submission_depth)
     next_id = store.next_doc_id()
     batch = Batch()
     settings = store.settings

@@ -35,10 +35,11 @@ class Placement:
     submission) and takes its label; any other file is its own submission, unlabelled.
     """
 
-    def __init__(self, store, paths: list[str], label: str | None, depth: int | None) -> None:
+    def __init__(self, store, stored: dict[str, tuple[str | None, str]], label: str | None,
+                 depth: int | None) -> None:
         self.label, self.depth = label, depth
         #: path -> (label, submission) of the indexed documents among this add's files
-        self.stored: dict[str, tuple[str | None, str]] = store.placements(paths)
+        self.stored = stored
         #: folder submission (not a file that is its own) -> the label all its files share, or None
         self.folders: dict[str, str | None] = store.folder_submissions()
 

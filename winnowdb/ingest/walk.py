@@ -190,9 +190,12 @@ def index_files(db_path: str | os.PathLike):
     creating = creating_prefix(db.name)
 
     folder = str(db.parent)
+    prefix = folder if folder.endswith(os.sep) else folder + os.sep
 
     def own(path: str) -> bool:
-        parent, name = os.path.split(path)
-        return parent == folder and (name in names or name.startswith(creating))
+        if not path.startswith(prefix):  # most files: one comparison
+            return False
+        name = path[len(prefix):]
+        return os.sep not in name and (name in names or name.startswith(creating))
 
     return own

@@ -285,20 +285,14 @@ class Store:
         return _table_names(self._con)
 
     # ----------------------------------------------------------------- what add needs to know
-    def documents_by_path(self, paths: list[str]) -> dict[str, tuple[int, str, str, int, int | None]]:
-        """path -> (doc, content_hash, kind, bytes, mtime_ns) for the given paths that are indexed."""
+    def documents_by_path(self, paths: list[str]) -> dict[str, tuple[int, str, str, int, int | None, str | None, str]]:
+        """path -> (doc, content_hash, kind, bytes, mtime_ns, label, submission) for the given
+        paths that are indexed."""
         if not paths:
             return {}
         with self.relations(wanted_paths=_paths(paths)):
             rows = self.rows("documents_by_path")
         return {r[0]: tuple(r[1:]) for r in rows}
-
-    def placements(self, paths: list[str]) -> dict[str, tuple[str | None, str]]:
-        """path -> (label, submission) of those of ``paths`` that are indexed."""
-        if not paths:
-            return {}
-        with self.relations(wanted_paths=_paths(paths)):
-            return {p: (label, sub) for p, label, sub in self.rows("placements")}
 
     def submission_ids(self, names: list[str]) -> dict[str, int]:
         """The ids of those of the submissions ``names`` the index has."""
