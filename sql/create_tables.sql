@@ -13,10 +13,11 @@
 --                      kind ('document' or 'boilerplate'), content_hash (raw bytes) and
 --                      normalized_hash (normalized text) for exact and lexical duplicates, sizes,
 --                      fingerprint rows and distinct fingerprint hashes, a 64-bit simhash, and
---                      mtime_ns: the file's modification time (ns since the epoch) as the add
---                      that read it found it, or NULL when it had changed in the 2 s before (or
---                      the row was imported). An add takes a file whose size and time are still
---                      these for unchanged without reading it (ingest/unchanged.py)
+--                      mtime_ns, ctime_ns: the file's modification and status change times (ns
+--                      since the epoch) as the add that read it found them, or NULL when it had
+--                      changed in the 2 s before, or while it was read (or the row was
+--                      imported). An add takes a file whose size and times are still these for
+--                      unchanged without reading it (ingest/unchanged.py)
 --   documents_pending  documents an add has read and committed but whose fingerprints are not
 --                      stored yet (an add moves them into documents at its end, with their
 --                      fingerprints; one it did not finish leaves them here, and the next write
@@ -71,7 +72,8 @@ CREATE TABLE documents (
     added_at TIMESTAMP NOT NULL,
     sub INTEGER NOT NULL,
     hashes BIGINT NOT NULL,
-    mtime_ns BIGINT
+    mtime_ns BIGINT,
+    ctime_ns BIGINT
 );
 CREATE TABLE documents_pending (
     doc INTEGER NOT NULL PRIMARY KEY,
@@ -92,7 +94,8 @@ CREATE TABLE documents_pending (
     sub INTEGER NOT NULL,
     hashes BIGINT NOT NULL,
     replaces INTEGER,
-    mtime_ns BIGINT
+    mtime_ns BIGINT,
+    ctime_ns BIGINT
 );
 CREATE TABLE document_texts (
     doc INTEGER NOT NULL PRIMARY KEY,

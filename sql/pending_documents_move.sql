@@ -3,7 +3,7 @@
 -- DuckDB only: the DuckDB index's bookkeeping of an add.
 INSERT INTO documents
 SELECT doc, path, submission, label, kind, normalizer, content_hash, normalized_hash, encoding, bytes, chars,
-       units, fingerprints, simhash, added_at, sub, hashes, mtime_ns
+       units, fingerprints, simhash, added_at, sub, hashes, mtime_ns, ctime_ns
 FROM documents_pending
 ORDER BY doc;
 DELETE FROM documents_pending;

@@ -64,7 +64,7 @@ def _pending_copy_of(doc: int, replaces: str) -> str:
     new document (id + 1000) replacing ``replaces`` (a document id, or NULL)."""
     return ("INSERT INTO documents_pending SELECT doc + 1000, path, submission, label, kind, normalizer, "
             "content_hash, normalized_hash, encoding, bytes, chars, units, fingerprints, simhash, added_at, sub, "
-            f"hashes, {replaces}, mtime_ns FROM documents WHERE doc = {doc}")
+            f"hashes, {replaces}, mtime_ns, ctime_ns FROM documents WHERE doc = {doc}")
 
 
 # (id, SQL that damages the index, check name reported, words in the report)

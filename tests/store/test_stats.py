@@ -159,7 +159,7 @@ def _rule(db: Path, submissions: int, histogram: dict[int, int]) -> int:
     with winnowdb.open(db) as idx:
         con = idx.store.connection
         con.execute("INSERT INTO documents SELECT i, 'f' || i, 'f' || i, NULL, 'document', 'text', '', '', "
-                    "'utf-8', 0, 0, 0, 0, 0, TIMESTAMP '2026-01-01', i, 0, NULL FROM range(1, ? + 1) t(i)",
+                    "'utf-8', 0, 0, 0, 0, 0, TIMESTAMP '2026-01-01', i, 0, NULL, NULL FROM range(1, ? + 1) t(i)",
                     [submissions])
         start = 0
         for df, hashes in histogram.items():

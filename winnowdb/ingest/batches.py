@@ -25,13 +25,14 @@ if TYPE_CHECKING:
 __all__ = ["AddSummary", "Batch", "BatchWriter", "DOCUMENT_COLUMNS"]
 
 #: the columns of a pending document row, in the documents_pending table's order, with their dtypes
-#: (mtime_ns 0: not recorded, stored as NULL)
+#: (mtime_ns and ctime_ns 0: not recorded, stored as NULL)
 DOCUMENT_COLUMNS = (("doc", np.int32), ("path", object), ("submission", object), ("label", object),
                     ("kind", object), ("normalizer", object), ("content_hash", object),
                     ("normalized_hash", object), ("encoding", object), ("bytes", np.int64),
                     ("chars", np.int64), ("units", np.int64), ("fingerprints", np.int64),
                     ("simhash", np.int64), ("added_at", "datetime64[us]"), ("sub", np.int32),
-                    ("hashes", np.int64), ("replaces", object), ("mtime_ns", np.int64))
+                    ("hashes", np.int64), ("replaces", object), ("mtime_ns", np.int64),
+                    ("ctime_ns", np.int64))
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The ``add`` pipeline: walk -> read -> normalize -> fingerprint -> store, in committed batches.
 
 Files are skipped when unchanged (the same kind, label and submission, and the same size and
-recorded modification time, ``unchanged``; else read and the same content hash), read,
+recorded times, ``unchanged``; else read and the same content hash), read,
 normalized, fingerprinted (``prepare``, in worker processes) and their documents and texts
 committed in batches of a few megabytes, each batch one transaction, by a writer thread while the
 next batch is being prepared (``batches``); their fingerprints are stored at the end, ordered by
@@ -19,7 +19,7 @@ from typing import Callable
 
 from ..settings import text_normalizer
 from ..store.runs import FingerprintRun
-from ..store.writes import bulk_writes, record_mtimes
+from ..store.writes import bulk_writes, record_times
 from .batches import AddSummary, Batch, BatchWriter
 from .huge import add_huge
 from .pending import fold_pending
@@ -27,13 +27,19 @@ from .placement import Placement
 from .prepare import default_jobs, prepare_task, prepared_stream
 from .read import Skipped
 from .rows import rows_piece
-from .unchanged import recorded_mtime, same_file
+from .unchanged import recorded_times, same_file
 from .walk import Listed, index_files, walk
 
 __all__ = ["AddSummary", "add_paths", "BATCH_BYTES", "BATCH_DOCS"]
 
 BATCH_BYTES = 8 * 1024 * 1024
 BATCH_DOCS = 2000
+
+
+def _times(listed: Listed, stamp: tuple) -> dict[str, int]:
+    """A document row's mtime_ns and ctime_ns (``unchanged.recorded_times``)."""
+    mtime_ns, ctime_ns = recorded_times(listed, stamp)
+    return {"mtime_ns": mtime_ns, "ctime_ns": ctime_ns}
 
 
 def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate: bool = False,
@@ -72,7 +78,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     if on_start:
         on_start(len(files), sum(item.size for item in listed.values()))
     existing = store.documents_by_path([f for f, _ in files])
-    placed = Placement(store, {p: (old[5], old[6]) for p, old in existing.items()}, label, submission_depth)
+    placed = Placement(store, {p: (old[6], old[7]) for p, old in existing.items()}, label, submission_depth)
     next_id = store.next_doc_id()
     batch = Batch()
     settings = store.settings
@@ -89,13 +95,13 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
 
     tasks, submissions, labels = [], [], []
     same = []  # files unchanged by their size and time: not read
-    retimed: dict[int, int] = {}  # doc -> time to record, of files found unchanged by their content
+    retimed: dict[int, tuple[int, int]] = {}  # doc -> times to record, of files unchanged by their content
     for spath, root in files:
         submission, file_label = placed(spath, root)
         old = existing.get(spath)
         unchanged_hash = None
         if old is not None and old[2] == kind and placed.stored.get(spath) == (file_label, submission):
-            if same_file(listed[spath], old[3], old[4]):
+            if same_file(listed[spath], old[3], old[4], old[5]):
                 same.append(spath)
                 continue
             unchanged_hash = old[1]
@@ -141,8 +147,9 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                     continue
                 if prep.status == "unchanged":
                     summary.unchanged += 1
-                    if recorded_mtime(listed[spath]) != (old[4] or 0):
-                        retimed[old[0]] = recorded_mtime(listed[spath])
+                    times = recorded_times(listed[spath], prep.stamp)
+                    if times != (old[4] or 0, old[5] or 0):
+                        retimed[old[0]] = times
                     done(spath)
                     continue
                 sub = sub_ids.setdefault(submission, next_id)
@@ -165,7 +172,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                     add_huge(store, src, settings, dict(
                         doc=next_id, path=spath, submission=submission, sub=sub, label=label, kind=kind,
                         added_at=_dt.datetime.now(), replaces=old[0] if old is not None else None,
-                        mtime_ns=recorded_mtime(listed[spath])),
+                        **_times(listed[spath], src.stamp)),
                         run, language=language, every_kgram=boilerplate, on_commit=counted)
                     done(spath)
                     continue
@@ -177,7 +184,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                     normalized_hash=prep.normalized_hash, encoding=src.encoding, bytes=src.size,
                     chars=len(src.text), units=prep.units, fingerprints=prep.fingerprints, hashes=prep.hashes,
                     added_at=_dt.datetime.now(), simhash=prep.simhash,
-                    replaces=old[0] if old is not None else None, mtime_ns=recorded_mtime(listed[spath])))
+                    replaces=old[0] if old is not None else None, **_times(listed[spath], src.stamp)))
                 batch.texts.append(src.text)
                 if prep.text_hashes is not None:
                     batch.text_hashes.append((next_id, prep.text_hashes))
@@ -199,7 +206,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                 _read_all()
             except KeyboardInterrupt:  # stop reading; what was read and committed is stored below
                 summary.interrupted = True
-            record_mtimes(store, retimed)
+            record_times(store, retimed)
             if summary.batches:  # the fingerprints, then the documents indexed
                 if on_finish:
                     on_finish(run.rows)

@@ -48,6 +48,7 @@ class Prepared:
     piece: object = None  # rows.RowsPiece of the chunk's documents, this one's rows those of ``local``
     local: int = -1
     text_hashes: object = None  # a code document's text family (document.code_text_hashes), or None
+    stamp: tuple = ()  # "unchanged": the file's Source.stamp as read
 
 
 def prepare(path: str, settings: dict[str, str], language: str | None, boilerplate: bool,
@@ -85,7 +86,7 @@ def _read(path: str, settings, language: str | None, unchanged_hash: str | None,
     if isinstance(src, Skipped):
         return Prepared(path, "skipped", skipped=src)
     if unchanged_hash is not None and unchanged_hash == src.content_hash:
-        return Prepared(path, "unchanged")
+        return Prepared(path, "unchanged", stamp=src.stamp)
     if segmented.is_huge(src.text, settings, path, language):
         return Prepared(path, "huge", src=src)
     return src

@@ -26,13 +26,16 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Source:
-    """A readable text file: its path, decoded text, raw size, encoding and content hash."""
+    """A readable text file: its path, decoded text, raw size, encoding and content hash, and
+    ``stamp``: (size, modification time, status change time) as the open file had them just
+    before it was read (``ingest.unchanged``)."""
 
     path: str
     text: str
     size: int
     encoding: str
     content_hash: str
+    stamp: tuple[int, int, int] = (-1, 0, 0)
 
 
 @dataclass(frozen=True)
@@ -211,7 +214,8 @@ def read_source(path: str | os.PathLike) -> Union[Source, Skipped]:
     if decoded is None:
         return Skipped(str(path), "binary or undecodable")
     text, enc = decoded
-    return Source(str(path), lone_cr_as_lf(text), len(data), enc, content_hash(data))
+    return Source(str(path), lone_cr_as_lf(text), len(data), enc, content_hash(data),
+                  (st.st_size, st.st_mtime_ns, st.st_ctime_ns))
 
 
 def _read_all(fd: int, size: int) -> bytes:

@@ -22,18 +22,20 @@ __all__ = ["Listed", "iter_files", "walk", "listed_bytes", "index_files", "IGNOR
 IGNORED_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", ".tox", ".mypy_cache"}
 
 class Listed(NamedTuple):
-    """A regular file a walk found: its resolved path, and its size and modification time (in
-    nanoseconds since the epoch) from the one ``stat`` the walk made of it, and ``seen_ns``: a
-    time (since the epoch) taken before that ``stat`` (``unchanged`` weighs the two)."""
+    """A regular file a walk found: its resolved path, and its size, modification time and
+    status change time (nanoseconds since the epoch) from the one ``stat`` the walk made of it,
+    and ``seen_ns``: a time (since the epoch) taken before that ``stat`` (``unchanged`` weighs
+    them)."""
 
     path: str
     size: int
     mtime_ns: int
+    ctime_ns: int
     seen_ns: int
 
 
 def _listed(path: str, st: os.stat_result, seen_ns: int) -> Listed:
-    return Listed(path, st.st_size, st.st_mtime_ns, seen_ns)
+    return Listed(path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, seen_ns)
 
 
 def _special_reason(path: Path) -> str | None:
@@ -113,7 +115,8 @@ def iter_files(paths: list[str | os.PathLike]) -> Iterator[Union[Listed, Skipped
             if problem is not None:
                 yield problem
                 continue
-            listed = _listed(str(Path(raw).resolve()), os.stat(raw), time.time_ns())
+            seen_ns = time.time_ns()
+            listed = _listed(str(Path(raw).resolve()), os.stat(raw), seen_ns)
             item = fresh(listed) if name_problem(listed.path) is None else Skipped(raw, BAD_NAME)
             if item is not None:
                 yield item

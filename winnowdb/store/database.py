@@ -285,9 +285,9 @@ class Store:
         return _table_names(self._con)
 
     # ----------------------------------------------------------------- what add needs to know
-    def documents_by_path(self, paths: list[str]) -> dict[str, tuple[int, str, str, int, int | None, str | None, str]]:
-        """path -> (doc, content_hash, kind, bytes, mtime_ns, label, submission) for the given
-        paths that are indexed."""
+    def documents_by_path(self, paths: list[str]) -> dict[str, tuple]:
+        """path -> (doc, content_hash, kind, bytes, mtime_ns, ctime_ns, label, submission) for
+        the given paths that are indexed."""
         if not paths:
             return {}
         with self.relations(wanted_paths=_paths(paths)):

@@ -54,8 +54,8 @@ DERIVED = {"shared_hashes": "shared_hashes_counted", "boilerplate_hashes": "boil
            "meta": "meta_counted", "documents_pending": "documents_pending_none",
            "code_text_hashes": "code_text_hashes_none", "common_hashes": "common_hashes_none"}
 #: columns an export leaves out, as they describe this machine's files, not the index: the files'
-#: modification times (``ingest.unchanged``), NULL in an imported index until an add reads the files
-LOCAL_COLUMNS = {"documents": ("mtime_ns",), "documents_pending": ("mtime_ns",)}
+#: times (``ingest.unchanged``), NULL in an imported index until an add reads the files
+LOCAL_COLUMNS = {"documents": ("mtime_ns", "ctime_ns"), "documents_pending": ("mtime_ns", "ctime_ns")}
 #: tables whose rows ``import_parquet`` counts anew instead of copying (meta's other keys are copied)
 RECOUNTED = ("shared_hashes", "boilerplate_hashes", "common_hashes")
 

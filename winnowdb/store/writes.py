@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 from . import sqlfiles, stats
 
-__all__ = ["write_batch", "record_mtimes", "remove_documents", "bulk_writes", "memory_bytes", "BULK_CHECKPOINT_MB",
+__all__ = ["write_batch", "record_times", "remove_documents", "bulk_writes", "memory_bytes", "BULK_CHECKPOINT_MB",
            "BULK_MEMORY_MB", "VALUE_MEMORY_FACTOR", "VALUE_MEMORY_MARGIN_MB"]
 
 #: how much write-ahead log a bulk write lets build up before DuckDB checkpoints it into the
@@ -93,17 +93,18 @@ def write_batch(store, documents, texts, text_family=None) -> None:
                 con.execute(sqlfiles.load("insert_code_text_hashes"))
 
 
-def record_mtimes(store, mtimes: dict[int, int]) -> None:
-    """Record the files' modification times of documents (doc -> ns since the epoch; 0 for
-    NULL, not recorded) in one transaction (``ingest.unchanged``)."""
-    if not mtimes:
+def record_times(store, times: dict[int, tuple[int, int]]) -> None:
+    """Record the files' times of documents (doc -> (mtime_ns, ctime_ns), ns since the epoch; 0
+    for NULL, not recorded) in one transaction (``ingest.unchanged``)."""
+    if not times:
         return
     import numpy as np
 
-    columns = {"doc": np.fromiter(mtimes, dtype=np.int32, count=len(mtimes)),
-               "mtime_ns": np.fromiter(mtimes.values(), dtype=np.int64, count=len(mtimes))}
+    pairs = np.array(list(times.values()), dtype=np.int64).reshape(-1, 2)
+    columns = {"doc": np.fromiter(times, dtype=np.int32, count=len(times)),
+               "mtime_ns": np.ascontiguousarray(pairs[:, 0]), "ctime_ns": np.ascontiguousarray(pairs[:, 1])}
     with store.transaction() as con:
-        with sqlfiles.registered(con, new_mtimes=columns):
+        with sqlfiles.registered(con, new_times=columns):
             con.execute(sqlfiles.load("documents_mtime_update"))
 
 
