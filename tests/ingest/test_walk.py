@@ -57,3 +57,24 @@ def test_walk_reports_what_it_cannot_index(tmp_path):
     reasons = {os.path.basename(item.path): item.reason for item, _ in got if isinstance(item, Skipped)}
     assert reasons == {"broken.txt": "broken symbolic link", "loop": "symbolic link loop",
                        "pipe": "not a regular file (a named pipe)", "nope.txt": "no such file or directory"}
+
+
+def test_the_walk_pauses_the_garbage_collector_and_restores_it(tmp_path):
+    import gc
+
+    from winnowdb.ingest.walk import paused_gc
+
+    (tmp_path / "a.txt").write_text("a")
+    states = []
+    with paused_gc():
+        states.append(gc.isenabled())
+    states.append(gc.isenabled())
+    gc.disable()
+    try:
+        walk([tmp_path])
+        states.append(gc.isenabled())  # left disabled, as it was
+    finally:
+        gc.enable()
+    walk([tmp_path])
+    states.append(gc.isenabled())
+    assert states == [False, True, False, True]

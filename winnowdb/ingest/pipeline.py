@@ -28,7 +28,7 @@ from .prepare import default_jobs, prepare_task, prepared_stream
 from .read import Skipped
 from .rows import rows_piece
 from .unchanged import recorded_times, same_file
-from .walk import Listed, index_files, walk
+from .walk import Listed, index_files, paused_gc, walk
 
 __all__ = ["AddSummary", "add_paths", "BATCH_BYTES", "BATCH_DOCS"]
 
@@ -77,8 +77,9 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
             listed[item.path] = item
     if on_start:
         on_start(len(files), sum(item.size for item in listed.values()))
-    existing = store.documents_by_path([f for f, _ in files])
-    placed = Placement(store, {p: (old[6], old[7]) for p, old in existing.items()}, label, submission_depth)
+    with paused_gc():  # a million rows of bookkeeping, no cycles (walk.paused_gc)
+        existing = store.documents_by_path([f for f, _ in files])
+        placed = Placement(store, {p: (old[6], old[7]) for p, old in existing.items()}, label, submission_depth)
     next_id = store.next_doc_id()
     batch = Batch()
     settings = store.settings
@@ -96,18 +97,19 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     tasks, submissions, labels = [], [], []
     same = []  # files unchanged by their size and time: not read
     retimed: dict[int, tuple[int, int]] = {}  # doc -> times to record, of files unchanged by their content
-    for spath, root in files:
-        submission, file_label = placed(spath, root)
-        old = existing.get(spath)
-        unchanged_hash = None
-        if old is not None and old[2] == kind and placed.stored.get(spath) == (file_label, submission):
-            if same_file(listed[spath], old[3], old[4], old[5]):
-                same.append(spath)
-                continue
-            unchanged_hash = old[1]
-        tasks.append((spath, settings, language, boilerplate, unchanged_hash))
-        submissions.append(submission)
-        labels.append(file_label)
+    with paused_gc():
+        for spath, root in files:
+            submission, file_label = placed(spath, root)
+            old = existing.get(spath)
+            unchanged_hash = None
+            if old is not None and old[2] == kind and placed.stored.get(spath) == (file_label, submission):
+                if same_file(listed[spath], old[3], old[4], old[5]):
+                    same.append(spath)
+                    continue
+                unchanged_hash = old[1]
+            tasks.append((spath, settings, language, boilerplate, unchanged_hash))
+            submissions.append(submission)
+            labels.append(file_label)
 
     remaining = sum(item.size for item in listed.values())  # bytes of the files not yet done
     #: submission name -> its id: an existing submission keeps its own; a new one takes the id of
