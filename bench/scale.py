@@ -13,6 +13,7 @@ For each size N: the corpus generatedN (bench/corpora.py, ~2.7 KB documents, one
 (kept and reused by later runs unless --rebuild; the add's figures are kept beside it). Then,
 each a fresh process (start-up included), median of --repeat runs (--repeat-slow for `pairs`
 and `stats`), with peak memory:
+- `add` of the corpus again, nothing changed (after one untimed such add);
 - `pairs --top 10`, `stats`;
 - `query DOC` of an indexed document that carries a planted copy, and of a file that is not
   indexed (the first half of that document and a paragraph of its own);
@@ -103,6 +104,11 @@ def size_rows(args, cli, env, n: int) -> list[dict]:
              "detail": f"{mb:.0f} MB, {mb / add['wall']:.1f} MB/s; {add['said']}; index {disk_mb(db):.0f} MB "
                        f"({add['when']})"}]
     dbo = ["--db", str(db)]
+    print("  add again, once untimed (an index of an older winnowdb records its files' times) ...",
+          file=sys.stderr, flush=True)
+    run(cli + ["add", str(corpus)] + dbo, out=args.data / "scale-output.txt", cwd=args.data, env=env)
+    rows.append(timed(args, cli, env, ["add", str(corpus)] + dbo, args.repeat_slow, "`add` again (nothing changed)",
+                      "every file unchanged: taken by its size and times, not read"))
     rows.append(timed(args, cli, env, ["pairs", "--top", "10"] + dbo, args.repeat_slow, "`pairs --top 10`"))
     rows.append(timed(args, cli, env, ["query", str(doc)] + dbo, args.repeat, "`query DOC` (indexed)",
                       f"{target}, which copies from {source}"))
