@@ -67,7 +67,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     kind = "boilerplate" if boilerplate else "document"
     walked = walk(paths) if listing is None else listing
     files: list[tuple[str, str | None]] = []  # (resolved path, the folder argument it was found under)
-    listed: dict[str, Listed] = {}  # its size and time
+    listed: dict[str, Listed] = {}  # each file's size and times, from the walk
     own = index_files(store.path)
     for item, root in walked:
         if isinstance(item, Skipped):
@@ -95,7 +95,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         batch = Batch()
 
     tasks, submissions, labels = [], [], []
-    same = []  # files unchanged by their size and time: not read
+    same = []  # files unchanged by their size and times: not read
     retimed: dict[int, tuple[int, int]] = {}  # doc -> times to record, of files unchanged by their content
     with paused_gc():
         for spath, root in files:
@@ -134,7 +134,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         # bulk_writes: the batches' log is checkpointed into the file once, not every 16 MB, and
         # DuckDB's memory is capped, with room for the largest file's text
         jobs_n = jobs if jobs is not None else default_jobs()
-        sizes = [listed[t[0]].size for t in tasks]  # of the files to read (not those unchanged by their time)
+        sizes = [listed[t[0]].size for t in tasks]  # of the files to read (not those unchanged by their times)
         with bulk_writes(store, largest_value=max(sizes, default=0)), \
                 prepared_stream(tasks, jobs_n, sum(sizes), store, sizes) as stream, \
                 writer:
