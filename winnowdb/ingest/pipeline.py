@@ -79,7 +79,8 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         on_start(len(files), sum(item.size for item in listed.values()))
     with paused_gc():  # a million rows of bookkeeping, no cycles (walk.paused_gc)
         existing = store.documents_by_path([f for f, _ in files])
-        placed = Placement(store, {p: (old[6], old[7]) for p, old in existing.items()}, label, submission_depth)
+        stored = {p: (row[6], row[7]) for p, row in existing.items()}  # (label, submission)
+        placed = Placement(store, stored, label, submission_depth)
     next_id = store.next_doc_id()
     batch = Batch()
     settings = store.settings
@@ -102,11 +103,13 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
             submission, file_label = placed(spath, root)
             old = existing.get(spath)
             unchanged_hash = None
-            if old is not None and old[2] == kind and placed.stored.get(spath) == (file_label, submission):
-                if same_file(listed[spath], old[3], old[4], old[5]):
-                    same.append(spath)
-                    continue
-                unchanged_hash = old[1]
+            if old is not None:
+                _, stored_hash, stored_kind, stored_bytes, mtime_ns, ctime_ns, *_ = old  # documents_by_path
+                if stored_kind == kind and placed.stored.get(spath) == (file_label, submission):
+                    if same_file(listed[spath], stored_bytes, mtime_ns, ctime_ns):
+                        same.append(spath)
+                        continue
+                    unchanged_hash = stored_hash
             tasks.append((spath, settings, language, boilerplate, unchanged_hash))
             submissions.append(submission)
             labels.append(file_label)
@@ -149,9 +152,10 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
                     continue
                 if prep.status == "unchanged":
                     summary.unchanged += 1
+                    doc, _, _, _, mtime_ns, ctime_ns, *_ = old  # documents_by_path
                     times = recorded_times(listed[spath], prep.stamp)
-                    if times != (old[4] or 0, old[5] or 0):
-                        retimed[old[0]] = times
+                    if times != (mtime_ns or 0, ctime_ns or 0):
+                        retimed[doc] = times
                     done(spath)
                     continue
                 sub = sub_ids.setdefault(submission, next_id)
