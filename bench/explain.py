@@ -42,7 +42,12 @@ def main() -> None:
     import pyarrow as pa
 
     con.register("query_fingerprints", pa.table({"hash": pa.array(fps.hash, pa.int64())}))
-    values = {"max_df": cap, "min_shared": 1, "new_label": None, "top": 10, "limit_rows": 10, "exclude": None}
+    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    floor = meta.get("common_hashes_max_df")
+    # as stats.common_floor: the max-df common_hashes holds the hashes above (none kept: above any)
+    common_floor = int(floor) if floor is not None and floor.isdigit() else 2**62
+    values = {"max_df": cap, "min_shared": 1, "new_label": None, "top": 10, "limit_rows": 10, "exclude": None,
+              "min_score": None, "common_floor": common_floor}
     root = Path(winnowdb.__file__).resolve().parents[1]
     try:
         commit = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%h", "--", "winnowdb", "sql"],

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["splitmix64", "fmix64", "mix_table", "mixed_units", "kgram_hashes", "segment_hashes", "powers", "BASE"]
+__all__ = ["splitmix64", "fmix64", "mix_table", "mixed_units", "kgram_hashes", "segment_hashes", "powers", "BASE",
+           "SEGMENT_SALT"]
 
 _U64 = np.uint64
 #: the base of the k-gram polynomial: odd, so it is invertible modulo 2**64
 BASE = _U64(0x9E3779B97F4A7C15 | 1)
 _BASE_INV = _U64(pow(int(BASE), -1, 1 << 64))
+#: the salt ``segment_hashes`` mixes its values with
+SEGMENT_SALT = 0x5EED
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
@@ -124,7 +127,7 @@ def kgram_hashes(units: np.ndarray, k: int, salt: int = 0) -> np.ndarray:
 def segment_hashes(values: np.ndarray, starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
     """A 64-bit hash (uint64) of each segment ``values[starts[i]:stops[i]]`` (e.g. each word)."""
     n = int(values.shape[0])
-    x = mixed_units(values, 0x5EED)
+    x = mixed_units(values, SEGMENT_SALT)
     fwd, inv = _POWERS.get(n + 1)
     with np.errstate(over="ignore"):
         prefix = np.empty(n + 1, dtype=_U64)

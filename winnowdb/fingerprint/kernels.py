@@ -39,7 +39,7 @@ import numpy as np
 from .hashing import BASE, mix_table, powers
 from .simhash import FEATURE_GRAM, FEATURE_SALT
 
-__all__ = ["winnow_docs", "select_docs", "first_in_docs", "simhash_docs", "prose_units"]
+__all__ = ["winnow_docs", "select_docs", "first_in_docs", "simhash_docs", "prose_units", "fmix", "mix_unit"]
 
 _U64 = np.uint64
 _C27, _C30, _C31, _C33 = _U64(27), _U64(30), _U64(31), _U64(33)
@@ -131,7 +131,7 @@ def _xmx(z, a, m, b, n, c):  # xor-shift, multiply, xor-shift, multiply, xor-shi
 
 
 @numba.njit(cache=True, nogil=True)
-def _fmix(z):  # hashing.fmix64 of one value
+def fmix(z):  # hashing.fmix64 of one value (also normalize.code_kernel's)
     return _xmx(z, _C33, _M1, _C33, _M2, _C33)
 
 
@@ -186,7 +186,7 @@ def _select_all(hashes, offsets, w):  # pragma: no cover - compiled; its output 
 
 
 @numba.njit(cache=True, nogil=True)
-def _mix(u, table, salt):  # hashing.mixed_units of one unit id
+def mix_unit(u, table, salt):  # hashing.mixed_units of one unit id (also normalize.code_kernel's)
     if u < _U64(0x10000):
         return table[u]
     return _splitmix(u ^ salt)
@@ -215,17 +215,17 @@ def _winnow(units, uoff, k, w, bk1, table, salt):  # pragma: no cover - compiled
         if m <= 0:
             continue
         for i in range(m + k - 1):
-            x[i] = _mix(units[a + i], table, salt)
+            x[i] = mix_unit(units[a + i], table, salt)
         a = 0
         poly = _U64(0)
         p = _U64(1)
         for i in range(k):
             poly += x[a + i] * p
             p *= _BASE
-        h[0] = np.int64(_fmix(poly ^ kk))
+        h[0] = np.int64(fmix(poly ^ kk))
         for j in range(1, m):
             poly = (poly - x[a + j - 1]) * _BASE_INV + x[a + j + k - 1] * bk1
-            h[j] = np.int64(_fmix(poly ^ kk))
+            h[j] = np.int64(fmix(poly ^ kk))
         before = n
         n = _select(h, m, w, pos, out, n)
         counts[d] = n - before
@@ -249,13 +249,13 @@ def _simhash(units, uoff, skips, table, salt):  # pragma: no cover - compiled; i
             u = units[i]
             if (skip_a >= 0 and u == _U64(skip_a)) or (skip_b >= 0 and u == _U64(skip_b)):
                 continue
-            ring[kept & 3] = _mix(u, table, salt)
+            ring[kept & 3] = mix_unit(u, table, salt)
             kept += 1
             if kept < 4:
                 continue
             j = kept - 4  # the feature of kept units j .. j + 3
             poly = ring[j & 3] + ring[(j + 1) & 3] * _B1 + ring[(j + 2) & 3] * _B2 + ring[(j + 3) & 3] * _B3
-            z = _splitmix(_fmix(poly ^ _U64(4)))
+            z = _splitmix(fmix(poly ^ _U64(4)))
             for b in range(8):
                 acc[b] += (z >> _U64(b)) & _LANES
             pending += 1
@@ -270,7 +270,7 @@ def _simhash(units, uoff, skips, table, salt):  # pragma: no cover - compiled; i
                 poly += ring[1] * _B1
             if kept > 2:
                 poly += ring[2] * _B2
-            z = _splitmix(_fmix(poly ^ _U64(kept)))
+            z = _splitmix(fmix(poly ^ _U64(kept)))
             for b in range(8):
                 acc[b] += (z >> _U64(b)) & _LANES
             features = 1

@@ -19,11 +19,12 @@ __all__ = ["normalize_as"]
 def normalize_as(text: str, normalizer: str, compiled: bool = False):
     """``text`` normalized as a document stored with ``normalizer`` (``documents.normalizer``:
     ``prose``, ``text``, ``words`` or ``code:LANG``): the units its fingerprints' positions count.
-    ``compiled``: through the compiled kernels where there is one (``prose``), the same units."""
+    ``compiled``: through the compiled kernels where there is one (``prose``, ``code``), the same
+    units."""
     if normalizer.startswith("code:"):
         from .code import normalize_code
 
-        return normalize_code(text, normalizer[len("code:"):])
+        return normalize_code(text, normalizer[len("code:"):], compiled=compiled)
     if normalizer == "prose":
         from .prose import normalize_prose
 

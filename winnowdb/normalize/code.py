@@ -6,8 +6,9 @@ Each token keeps its span in the original text, so passages map back to exact li
 
 The fast path (languages in ``code_syntax.FAST``) is vectorized: one regular-expression pass finds
 comments and string literals, numpy blanks them (keeping every character offset), then numpy splits the
-rest into word runs (keywords, identifiers, numbers) and single operator characters. Other
-languages are tokenized with Pygments.
+rest into word runs (keywords, identifiers, numbers) and single operator characters; with
+``compiled`` (``add``'s workers, when its compiled kernels are loaded), ``code_kernel`` does that
+split in one compiled loop, giving the same tokens. Other languages are tokenized with Pygments.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from ..fingerprint.hashing import segment_hashes
 from .code_syntax import FAST, KEYWORDS, SYNTAX
 from .units import Normalized, code_points, empty
 
-__all__ = ["normalize_code", "code_parts", "CodeParts", "IDENT", "NUMBER", "STRING"]
+__all__ = ["normalize_code", "compiled_kernel", "code_parts", "CodeParts", "IDENT", "NUMBER", "STRING"]
 
 # The tokens are versioned by ``settings.CODE_TOKENS_VERSION`` (stored in every index): change
 # the units of some code here and it must change too, so ``upgrade`` fingerprints old code again.
@@ -110,8 +111,18 @@ def _hex(head: np.ndarray, cps: np.ndarray) -> np.ndarray:
     return (cps[head] == 48) & ((second == 120) | (second == 88))
 
 
+@lru_cache(maxsize=None)
+def _ascii_set(chars: str) -> np.ndarray:
+    """Which of the code points below 129 are in ``chars`` (ASCII), the last (128) never."""
+    table = np.zeros(129, dtype=bool)
+    table[[ord(c) for c in chars]] = True
+    return table
+
+
 def _in(values: np.ndarray, chars: str) -> np.ndarray:
-    return np.isin(values, [ord(c) for c in chars]) if chars else np.zeros(values.shape, dtype=bool)
+    """Which ``values`` (code points) are in ``chars`` (ASCII characters): a table lookup, where
+    ``np.isin`` costs ~20 µs a call on the few values a document gives it."""
+    return np.take(_ascii_set(chars), np.minimum(values, 128))
 
 
 def _join_number_punctuation(cps: np.ndarray, is_digit: np.ndarray, is_word: np.ndarray, syn: dict) -> None:
@@ -174,7 +185,7 @@ def _join_number_punctuation(cps: np.ndarray, is_digit: np.ndarray, is_word: np.
         is_word[signs[(wstop[run] == signs) & exponent]] = True
 
 
-def _fast(text: str, lang: str) -> Normalized:
+def _fast(text: str, lang: str, kernel=None) -> Normalized:
     cps, string_starts, string_stops = _blanked(text, lang)
     n = cps.shape[0]
     if n == 0:
@@ -190,6 +201,9 @@ def _fast(text: str, lang: str) -> Normalized:
         is_word[hi] = [c.isalnum() for c in chars]
         is_space[hi] = [c.isspace() or c == "\ufeff" for c in chars]
     _join_number_punctuation(cps, is_digit, is_word, SYNTAX[lang])
+    if kernel is not None:  # the rest below, in one compiled loop
+        return Normalized(*kernel.tokens(cps, is_word, is_space, _keyword_hashes(lang), string_starts, string_stops,
+                                         IDENT, NUMBER, STRING, ord(_STRING_MARK)))
     is_punct = ~is_word & ~is_space
     # word runs
     wstart, wstop = _runs(is_word)
@@ -265,14 +279,40 @@ def _pygments(text: str, lang: str) -> Normalized:
     return Normalized(units=u, start=np.array(start, dtype=np.int64), stop=np.array(stop, dtype=np.int64))
 
 
-def normalize_code(text: str, lang: str) -> Normalized:
+def normalize_code(text: str, lang: str, compiled: bool = False) -> Normalized:
     """Token units of source code in ``lang`` (a name from ``languages``, or any Pygments name).
+    ``compiled``: the fast tokenizer's last pass through ``code_kernel`` when ``add``'s compiled
+    kernels are loaded (``compiled_kernel``), the same tokens.
 
     Raises ``ValueError`` for a language no tokenizer knows (``add`` then reports the file as
     skipped with that reason): code is never quietly read as text under a code label."""
     if lang in FAST:
-        return _fast(text, lang)
+        return _fast(text, lang, compiled_kernel() if compiled else None)
     return _pygments(text, lang)
+
+
+_KERNEL: dict[str, object] = {}
+
+
+def compiled_kernel():
+    """The ``code_kernel`` module, compiled and checked against the numpy path on a sample, when
+    ``add``'s compiled kernels are in use (``fingerprint.compiled.compiled_kernels``: numba
+    imports, they passed their own check, ``WINNOWDB_KERNELS`` does not say numpy); else None."""
+    from ..fingerprint.compiled import compiled_kernels
+
+    if compiled_kernels() is None:
+        return None
+    if "module" not in _KERNEL:
+        try:
+            from . import code_kernel
+
+            sample = 'if x1 >= 0x1F: y = f"{a!r}" + 2.5e-3  # done\n\tz.w(3)'
+            want, got = _fast(sample, "python"), _fast(sample, "python", code_kernel)
+            same = all(np.array_equal(getattr(want, f), getattr(got, f)) for f in ("units", "start", "stop"))
+            _KERNEL["module"] = code_kernel if same else None
+        except Exception:  # cannot compile or load: the numpy path gives the same tokens
+            _KERNEL["module"] = None
+    return _KERNEL["module"]
 
 
 class CodeParts(NamedTuple):

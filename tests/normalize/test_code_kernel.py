@@ -1,0 +1,89 @@
+"""The code tokenizer's compiled last pass (normalize.code_kernel) gives the numpy path's tokens,
+bit for bit (issue 19): over random text of the characters the tokenizer tells apart, in every
+language of the fast path, and over the lexer fixtures and the sample corpus's code. The add
+through the kernels storing the same index as one through numpy is
+tests/fingerprint/test_kernels.py's (the sample corpus holds code in every fast language).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from winnowdb.fingerprint import compiled
+from winnowdb.normalize import code, normalize_as
+from winnowdb.normalize.code_syntax import FAST
+
+FIXTURES = Path(__file__).resolve().parent / "lexer_fixtures"
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
+
+#: characters of every kind the fast tokenizer tells apart: letters (keywords' too), digits and
+#: the punctuation of number literals, quotes and comment starts of every language, a line
+#: continuation, white space (ASCII and not), the string mark's own code point, letters past
+#: ASCII and past the BMP
+CODE_CHARS = (list("abefixpPEXr_$ 019.+-'\"`#/*\\\n\t\r{}();=<>@") +
+              ["if", "for", "int", "def", "return", "class", "0x1", "1e-9", '"""', "//", "/*", "*/",
+               "\x01", "\u00a0", "\ufeff", "é", "日", "\U0001d400"])
+
+
+def tokens_both(text: str, lang: str):
+    kernel = code.compiled_kernel()
+    assert kernel is not None, "numba is a dependency: the compiled kernel must load here"
+    return code.normalize_code(text, lang), code.normalize_code(text, lang, compiled=True)
+
+
+def assert_same(want, got, where) -> None:
+    for field in ("units", "start", "stop"):
+        a, b = getattr(want, field), getattr(got, field)
+        assert a.dtype == b.dtype and np.array_equal(a, b), (where, field)
+
+
+def test_the_kernel_is_used_unless_numpy_is_asked_for(monkeypatch):
+    monkeypatch.delenv(compiled.KERNELS_ENV, raising=False)
+    from winnowdb.normalize import code_kernel
+
+    assert code.compiled_kernel() is code_kernel
+    monkeypatch.setenv(compiled.KERNELS_ENV, "numpy")
+    assert code.compiled_kernel() is None
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pieces=st.lists(st.sampled_from(CODE_CHARS), max_size=80), lang=st.sampled_from(sorted(FAST)))
+def test_compiled_tokens_equal_numpy(pieces, lang):
+    text = "".join(pieces)
+    want, got = tokens_both(text, lang)
+    assert_same(want, got, (text, lang))
+
+
+def _code_files():
+    files = [p for p in sorted(FIXTURES.rglob("*")) if p.is_file()]
+    files += [p for p in sorted(SAMPLE.rglob("*")) if p.is_file() and p.suffix not in (".txt", ".md")]
+    return files
+
+
+@pytest.mark.parametrize("lang", sorted(FAST))
+def test_compiled_tokens_equal_numpy_on_real_code(lang):
+    files = _code_files()
+    assert len(files) > 10
+    tokens = 0
+    for path in files:  # every file read as each language: their literals and comments differ
+        text = path.read_text(encoding="utf-8", errors="replace")
+        want, got = tokens_both(text, lang)
+        assert_same(want, got, (path.name, lang))
+        tokens += len(want)
+    assert tokens > 1000
+
+
+def test_the_add_path_tokenizes_through_the_kernel(monkeypatch):
+    """``normalize_as`` (what the add's batch path calls) takes the kernel when compiled."""
+    monkeypatch.delenv(compiled.KERNELS_ENV, raising=False)
+    calls = []
+    kernel = code.compiled_kernel()
+    real = kernel.tokens
+    monkeypatch.setattr(kernel, "tokens", lambda *a: calls.append(1) or real(*a))
+    text = (SAMPLE / "code" / "stack.py").read_text(encoding="utf-8")
+    assert_same(normalize_as(text, "code:python"), normalize_as(text, "code:python", compiled=True), "stack.py")
+    assert calls == [1]
