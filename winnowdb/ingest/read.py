@@ -219,10 +219,13 @@ def read_source(path: str | os.PathLike) -> Union[Source, Skipped]:
 
 
 def _read_all(fd: int, size: int) -> bytes:
-    """Every byte of the open file ``fd``, whose size was ``size``: read up to the end of the file
-    with plain ``read`` calls, two when it still has that size (a buffered file object costs a
-    small file a third more)."""
+    """Every byte of the open file ``fd``, whose size was ``size``: one plain ``read`` when that
+    is still its size (a buffered file object costs a small file a third more), else reads up to
+    the end of the file. The first read asks for one byte more than ``size``: a file that grew
+    gives it, one that shrank (or a short read) gives less, and either is read on to its end."""
     data = os.read(fd, size + 1)
+    if len(data) == size:
+        return data
     more = os.read(fd, 1 << 20) if data else b""
     if not more:
         return data
