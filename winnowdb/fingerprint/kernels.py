@@ -1,6 +1,7 @@
-"""All of ``add``'s compiled loops (numba), in the one module that imports numba: prose
-normalization, k-gram hashes with robust winnowing, simhashes and first-of-hash masks, of many
-documents in one pass (issue 19).
+"""``add``'s compiled loops (numba): prose normalization, k-gram hashes with robust winnowing,
+simhashes and first-of-hash masks, of many documents in one pass (issue 19). The only other
+module that imports numba is ``normalize.code_kernel`` (the code tokenizer's last pass), which
+uses ``fmix`` and ``mix_unit`` from here.
 
 numpy runs each step of ``fingerprint.batch`` as a pass over the whole batch, a few dozen passes
 per character in all; here one loop per document does the same work in registers:
