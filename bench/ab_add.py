@@ -75,9 +75,9 @@ def main() -> None:
              "|---|---|---|---|---|---|---|---|"]
     for label in ("old", "new"):
         for i, r in enumerate(got[label], 1):
-            lines.append(f"| {label} {i} | " + " | ".join(f"{r[f]:,.1f}" for f in FIELDS) + " |")
+            lines.append(f"| {label} {i} | " + " | ".join(f"{r[f]:,.2f}" for f in FIELDS) + " |")
         lines.append(f"| **{label}, median** | " + " | ".join(
-            f"{statistics.median(r[f] for r in got[label]):,.1f}" for f in FIELDS) + " |")
+            f"{statistics.median(r[f] for r in got[label]):,.2f}" for f in FIELDS) + " |")
     lines += footer()
     report(lines, args.out)
 
