@@ -96,3 +96,35 @@ def test_an_add_stopped_between_buckets_is_invisible_and_finished_by_the_next(tm
         assert idx.pairs(top=0) == ref_pairs
     assert _content(db) == _content(ref)
     assert check_index(db).ok
+
+
+def test_pending_documents_count_toward_df_as_when_they_were_added(tmp_path, monkeypatch):
+    """``fold_pending`` counts a pending document's hashes as the add that committed it decided
+    (from each hash's first row, or when stored if it was huge then), not by what is huge when it
+    folds: with ``HUGE_CHARS`` lowered in between (a newer version), the essays fingerprinted in
+    segments must still count toward the statistics, as in an uninterrupted add."""
+    from winnowdb.ingest import segmented
+
+    corpus = _corpus(tmp_path / "corpus")
+    ref = tmp_path / "ref.duckdb"
+    with winnowdb.open(ref) as idx:
+        idx.add([corpus], jobs=1)
+    db = tmp_path / "stopped.duckdb"
+    insert_part = runs.insert_part
+
+    def stop(store, columns, **options):
+        raise KeyboardInterrupt  # before any bucket is stored: every document stays pending
+
+    monkeypatch.setattr(runs, "insert_part", stop)
+    with winnowdb.open(db) as idx:
+        assert idx.add([corpus], jobs=1).interrupted
+    monkeypatch.setattr(runs, "insert_part", insert_part)
+    longest = max(len(p.read_text()) for p in corpus.iterdir())
+    monkeypatch.setattr(segmented, "HUGE_CHARS", longest // 4)  # every essay is huge now
+    with winnowdb.open(db) as idx:
+        assert idx.add([corpus], jobs=1).unchanged == 40
+    got, want = _content(db), _content(ref)
+    assert got["rows"] == want["rows"]  # fingerprinted in segments: the same rows
+    assert want["shared"] and got["shared"] == want["shared"]
+    assert got["meta"] == want["meta"]
+    assert check_index(db).ok

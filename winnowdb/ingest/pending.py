@@ -41,15 +41,18 @@ def fold_pending(store) -> int:
                 start += 1
             with store.relations(wanted_docs={"doc": np.array(chunk, dtype=np.int32)}):
                 docs = store.rows("pending_documents_with_texts")
-            for doc, path, kind, normalizer, _, text in docs:
+            for doc, path, kind, normalizer, _, hashes, text in docs:
                 language = normalizer.split(":", 1)[1] if normalizer.startswith("code:") else None
                 every = kind == "boilerplate"
                 if segmented.is_huge(text, settings, path, language):
                     fps = segmented.fingerprints_of(text, settings, path=path, language=language, every_kgram=every)
-                    first = np.zeros(len(fps), dtype=bool)  # counted when stored (hashes is -1)
                 else:
                     _, _, fps = fingerprint_source(text, settings, path=path, language=language, every_kgram=every)
-                    first, _ = first_of_each_hash(fps.hash)
+                # the df is counted as the add that committed the document said: from each
+                # hash's first row, or when stored (hashes -1: huge then). Not by what is huge
+                # now: a document that was not huge when added (HUGE_CHARS changed since) would
+                # count for none of its hashes
+                first = np.zeros(len(fps), dtype=bool) if hashes < 0 else first_of_each_hash(fps.hash)[0]
                 run.add({"hash": fps.hash, "doc": np.full(len(fps), doc, dtype=np.int32), "pos": fps.pos,
                          "start_offset": fps.start, "end_offset": fps.stop}, first)
         with bulk_writes(store):
