@@ -34,6 +34,7 @@ def main() -> None:
     import winnowdb
     from winnowdb.ingest.document import fingerprint_source
     from winnowdb.store import sqlfiles
+    from winnowdb.store.stats import NO_COMMON_FLOOR
 
     con = duckdb.connect(str(args.db), read_only=True)
     settings = dict(con.execute("SELECT key, value FROM settings").fetchall())
@@ -45,7 +46,7 @@ def main() -> None:
     meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
     floor = meta.get("common_hashes_max_df")
     # as stats.common_floor: the max-df common_hashes holds the hashes above (none kept: above any)
-    common_floor = int(floor) if floor is not None and floor.isdigit() else 2**62
+    common_floor = int(floor) if floor is not None and floor.isdigit() else NO_COMMON_FLOOR
     values = {"max_df": cap, "min_shared": 1, "new_label": None, "top": 10, "limit_rows": 10, "exclude": None,
               "min_score": None, "common_floor": common_floor}
     root = Path(winnowdb.__file__).resolve().parents[1]

@@ -1,8 +1,8 @@
 """The code tokenizer's compiled last pass (normalize.code_kernel) gives the numpy path's tokens,
 bit for bit (issue 19): over random text of the characters the tokenizer tells apart, in every
-language of the fast path, and over the lexer fixtures and the sample corpus's code. The add
-through the kernels storing the same index as one through numpy is
-tests/fingerprint/test_kernels.py's (the sample corpus holds code in every fast language).
+language of the fast path, and over the lexer fixtures and the sample corpus's code, each read as
+every language. The add through the kernels storing the same index as one through numpy is
+tests/fingerprint/test_kernels.py's (the sample corpus's C, Java and Python among its files).
 """
 from __future__ import annotations
 
@@ -25,8 +25,14 @@ SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
 #: continuation, white space (ASCII and not), the string mark's own code point, letters past
 #: ASCII and past the BMP
 CODE_CHARS = (list("abefixpPEXr_$ 019.+-'\"`#/*\\\n\t\r{}();=<>@") +
-              ["if", "for", "int", "def", "return", "class", "0x1", "1e-9", '"""', "//", "/*", "*/",
-               "\x01", "\u00a0", "\ufeff", "é", "日", "\U0001d400"])
+              ["if", "for", "int", "def", "return", "class", "0x1", "1e-9", " .5", "(.5", '"""', "//", "/*",
+               "*/", "\x01", "\u00a0", "\ufeff", "é", "日", "\U0001d400"])
+
+
+@pytest.fixture(autouse=True)
+def _kernels_on(monkeypatch):
+    """The compiled kernels in use, whatever ``WINNOWDB_KERNELS`` the run was started with."""
+    monkeypatch.delenv(compiled.KERNELS_ENV, raising=False)
 
 
 def tokens_both(text: str, lang: str):
@@ -42,12 +48,29 @@ def assert_same(want, got, where) -> None:
 
 
 def test_the_kernel_is_used_unless_numpy_is_asked_for(monkeypatch):
-    monkeypatch.delenv(compiled.KERNELS_ENV, raising=False)
     from winnowdb.normalize import code_kernel
 
     assert code.compiled_kernel() is code_kernel
     monkeypatch.setenv(compiled.KERNELS_ENV, "numpy")
     assert code.compiled_kernel() is None
+
+
+def test_a_kernel_that_gives_other_tokens_is_not_used(monkeypatch):
+    """The kernel is checked against the numpy path once per load of the compiled kernels; one
+    that disagrees (a stale cache, a broken build) leaves the tokenizer on numpy."""
+    from winnowdb.normalize import code_kernel
+
+    real = code_kernel.tokens
+    monkeypatch.setattr(code_kernel, "tokens", lambda *a: tuple(x[:-1] for x in real(*a)))
+    compiled.reset()  # loaded again: checked again
+    try:
+        assert code.compiled_kernel() is None
+        text = "def f(x):\n    return x + 1\n"
+        assert_same(code.normalize_code(text, "python"), code.normalize_code(text, "python", compiled=True), text)
+    finally:
+        monkeypatch.setattr(code_kernel, "tokens", real)
+        compiled.reset()
+    assert code.compiled_kernel() is code_kernel
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -79,7 +102,6 @@ def test_compiled_tokens_equal_numpy_on_real_code(lang):
 
 def test_the_add_path_tokenizes_through_the_kernel(monkeypatch):
     """``normalize_as`` (what the add's batch path calls) takes the kernel when compiled."""
-    monkeypatch.delenv(compiled.KERNELS_ENV, raising=False)
     calls = []
     kernel = code.compiled_kernel()
     real = kernel.tokens

@@ -5,12 +5,15 @@ The kernels are loaded once per process, on first use: numba imported and the ke
 worker processes, which is where they run), and checked against the numpy path once. The numpy
 path gives the same output: it is the fallback when numba cannot be imported or a kernel cannot
 be compiled or fails the check, and ``WINNOWDB_KERNELS=numpy`` selects it (for comparisons).
+A compiled module of another stage (``normalize.code_kernel``) is kept here too
+(``compiled_extra``), so that it follows the same switch and ``reset``.
 """
 from __future__ import annotations
 
 import os
+from typing import Callable
 
-__all__ = ["KERNELS_ENV", "compiled_kernels", "reset"]
+__all__ = ["KERNELS_ENV", "compiled_kernels", "compiled_extra", "reset"]
 
 #: set to ``numpy`` to keep ``add`` on the numpy path (for comparisons: the results are the same)
 KERNELS_ENV = "WINNOWDB_KERNELS"
@@ -32,6 +35,20 @@ def compiled_kernels():
         except Exception:  # numba missing, or unable to compile or cache (no writable folder, an
             _KERNELS["module"] = None  # LLVM error): the numpy path gives the same output
     return _KERNELS["module"]
+
+
+def compiled_extra(name: str, load: Callable[[], object]):
+    """Another compiled module (one outside this package, e.g. ``normalize.code_kernel``), as
+    ``load()`` returns it once it has loaded and checked it (None: unusable), kept until ``reset``;
+    None whenever ``compiled_kernels`` is, or when ``load`` raises."""
+    if compiled_kernels() is None:
+        return None
+    if name not in _KERNELS:
+        try:
+            _KERNELS[name] = load()
+        except Exception:  # cannot compile or load: the numpy path gives the same output
+            _KERNELS[name] = None
+    return _KERNELS[name]
 
 
 def reset() -> None:

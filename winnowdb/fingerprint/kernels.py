@@ -26,7 +26,8 @@ per character in all; here one loop per document does the same work in registers
 boundaries, and mix each id as ``hashing.mixed_units`` does (its table below 2**16, splitmix64
 past it). Every output equals the numpy path's bit for bit (tests/fingerprint/test_kernels.py,
 tests/normalize/test_prose.py, tests/ingest/test_prepare_batched.py). This module is imported only by
-``fingerprint.compiled``, when an add is big enough to pay for loading numba; ``fingerprint.batch``
+``fingerprint.compiled`` (and ``normalize.code_kernel``, which it loads after), when an add is big
+enough to pay for loading numba; ``fingerprint.batch``
 keeps the numpy path when numba cannot be imported or ``WINNOWDB_KERNELS=numpy`` is set.
 
 numba compiles these on first use and caches the machine code beside this file (or in numba's

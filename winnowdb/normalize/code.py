@@ -114,8 +114,11 @@ def _hex(head: np.ndarray, cps: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=None)
 def _ascii_set(chars: str) -> np.ndarray:
     """Which of the code points below 129 are in ``chars`` (ASCII), the last (128) never."""
+    codes = [ord(c) for c in chars]
+    if any(c > 127 for c in codes):
+        raise ValueError(f"not ASCII: {chars!r}")
     table = np.zeros(129, dtype=bool)
-    table[[ord(c) for c in chars]] = True
+    table[codes] = True
     return table
 
 
@@ -291,28 +294,22 @@ def normalize_code(text: str, lang: str, compiled: bool = False) -> Normalized:
     return _pygments(text, lang)
 
 
-_KERNEL: dict[str, object] = {}
-
-
 def compiled_kernel():
     """The ``code_kernel`` module, compiled and checked against the numpy path on a sample, when
-    ``add``'s compiled kernels are in use (``fingerprint.compiled.compiled_kernels``: numba
-    imports, they passed their own check, ``WINNOWDB_KERNELS`` does not say numpy); else None."""
-    from ..fingerprint.compiled import compiled_kernels
+    ``add``'s compiled kernels are in use (``fingerprint.compiled``: numba imports, they passed
+    their own check, ``WINNOWDB_KERNELS`` does not say numpy); else None."""
+    from ..fingerprint.compiled import compiled_extra
 
-    if compiled_kernels() is None:
-        return None
-    if "module" not in _KERNEL:
-        try:
-            from . import code_kernel
+    return compiled_extra("code", _checked_kernel)
 
-            sample = 'if x1 >= 0x1F: y = f"{a!r}" + 2.5e-3  # done\n\tz.w(3)'
-            want, got = _fast(sample, "python"), _fast(sample, "python", code_kernel)
-            same = all(np.array_equal(getattr(want, f), getattr(got, f)) for f in ("units", "start", "stop"))
-            _KERNEL["module"] = code_kernel if same else None
-        except Exception:  # cannot compile or load: the numpy path gives the same tokens
-            _KERNEL["module"] = None
-    return _KERNEL["module"]
+
+def _checked_kernel():
+    from . import code_kernel
+
+    sample = 'if x1 >= 0x1F: y = f"{a!r}" + 2.5e-3 + .5  # done\n\tz.w(3)'
+    want, got = _fast(sample, "python"), _fast(sample, "python", code_kernel)
+    same = all(np.array_equal(getattr(want, f), getattr(got, f)) for f in ("units", "start", "stop"))
+    return code_kernel if same else None
 
 
 class CodeParts(NamedTuple):

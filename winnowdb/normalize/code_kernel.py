@@ -94,4 +94,4 @@ def _tokens(cps, is_word, is_space, keywords, sstart, sstop, table, salt, ident,
                 stop[t] = sstop[s]
             t += 1
         i += 1
-    return units[:t], start[:t], stop[:t]
+    return units[:t].copy(), start[:t].copy(), stop[:t].copy()  # not views: n can be far above t
