@@ -96,9 +96,14 @@ class Family:
         try:
             idx.add([str(docs_dir)])
             max_df = idx.stats(top_common=0).get("default_max_df")
-            cols, rows = idx.sql(
-                "SELECT d.path, f.hash, f.start_offset, f.end_offset FROM fingerprints f "
-                "JOIN documents d ON d.doc = f.doc WHERE d.kind = 'document'")
+            # the stored rows with their spans (the index stores none: fingerprinting the stored
+            # texts again gives the same rows, as compare does)
+            _, docs = idx.sql("SELECT d.doc, d.path, t.text, d.chars, d.normalizer FROM documents d "
+                              "JOIN document_texts t ON t.doc = d.doc WHERE d.kind = 'document' ORDER BY d.doc")
+            fps = idx.reader.document_fingerprints([tuple(r) for r in docs])
+            path_of = {doc: path for doc, path, *_ in docs}
+            cols = (fps[c].tolist() for c in ("doc", "hash", "start_offset", "end_offset"))
+            rows = [(path_of[d], h, s, e) for d, h, s, e in zip(*cols)]
         finally:
             idx.close()
         root = str(docs_dir.resolve()) + "/"

@@ -1,22 +1,24 @@
--- boilerplate_spans.sql: where boilerplate lies inside the documents of one submission, for
--- greying it out in reports. A document's fingerprint is boilerplate when its hash is in
--- boilerplate_hashes (a hash of some document added with --boilerplate). Neighbouring
--- boilerplate fingerprints whose k-grams touch or overlap in the normalized text (pos at most
--- one k-gram length after the previous one) are merged into one span (gaps and islands), so a
--- pasted header is one span, not one per fingerprint.
--- Parameters: $submission (VARCHAR: a submission name, as in pairs.sql's a and b),
--- $k (BIGINT: k-gram length of text documents), $code_k (BIGINT: k-gram length of documents
--- with a code normalizer, whose normalizer starts with 'code:').
+-- boilerplate_spans.sql: where boilerplate lies inside the documents of one side of a report, for
+-- greying it out. A document's fingerprint is boilerplate when its hash is in boilerplate_hashes
+-- (a hash of some document added with --boilerplate). Neighbouring boilerplate fingerprints whose
+-- k-grams touch or overlap in the normalized text (pos at most one k-gram length after the
+-- previous one) are merged into one span (gaps and islands), so a pasted header is one span, not
+-- one per fingerprint.
+-- Reads the relation side_rows(hash, doc, pos, start_offset, end_offset) the caller registers: the
+-- side's fingerprint rows with their spans in the original text (analysis/sides.py fingerprints
+-- the stored texts again; the index stores no spans). Rows without a span (-1) are left out.
+-- Parameters: $k (BIGINT: k-gram length of text documents), $code_k (BIGINT: k-gram length of
+-- documents with a code normalizer, whose normalizer starts with 'code:').
 -- Columns: doc, start_offset, end_offset (character offsets in the original text, end
 -- exclusive), fingerprints (how many boilerplate fingerprints the span holds); ordered by doc
 -- and start_offset.
 WITH hits AS (
     SELECT f.doc, f.pos, f.start_offset, f.end_offset,
            CASE WHEN d.normalizer LIKE 'code:%' THEN $code_k ELSE $k END AS k
-    FROM fingerprints f
+    FROM side_rows f
     JOIN documents d ON d.doc = f.doc
-    WHERE d.submission = $submission
-      AND d.kind = 'document'
+    WHERE d.kind = 'document'
+      AND f.start_offset >= 0
       AND f.hash IN (SELECT hash FROM boilerplate_hashes)
 ),
 marked AS (

@@ -15,4 +15,4 @@ SELECT
                          + simhash % 7 + EXTRACT(SECOND FROM added_at)), 0)
      FROM documents) AS document_values,
     (SELECT COALESCE(SUM(CASE WHEN hash < 0 THEN 1 ELSE 0 END), 0) FROM fingerprints) AS hash_signs,
-    (SELECT COALESCE(SUM(CAST(pos AS BIGINT) + start_offset + end_offset + doc), 0) FROM fingerprints) AS positions
+    (SELECT COALESCE(SUM(CAST(pos AS BIGINT) + doc), 0) FROM fingerprints) AS positions

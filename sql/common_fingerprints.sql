@@ -5,8 +5,8 @@
 -- come with an example (read from the few row groups holding them: rows are stored ordered by
 -- hash). An index with fewer shared hashes than $limit_rows uses common_fingerprints_counted.sql.
 -- Parameters: $limit_rows (BIGINT). Columns: hash, df (submissions containing it, as pairs.sql
--- counts it), occurrences (rows), example_doc, example_start, example_end (an occurrence's span
--- in the example document, for showing its text).
+-- counts it), occurrences (rows), example_doc, example_pos (the first position of the hash in the
+-- example document: stats fingerprints that document's text again to show the k-gram's text).
 WITH lowest AS (
     SELECT MIN(df) AS df FROM (SELECT df FROM shared_hashes ORDER BY df DESC LIMIT $limit_rows) AS t
 ),
@@ -28,7 +28,7 @@ most_common AS (
     LIMIT $limit_rows
 )
 SELECT c.hash, c.df, c.occurrences, c.example_doc,
-       MIN(f.start_offset) AS example_start, MIN(f.end_offset) AS example_end
+       MIN(f.pos) AS example_pos
 FROM most_common c
 JOIN fingerprints f ON f.hash = c.hash AND f.doc = c.example_doc
 WHERE f.hash IN (SELECT hash FROM most_common)

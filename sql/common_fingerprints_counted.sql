@@ -2,8 +2,8 @@
 -- What `stats` shows when the index has fewer shared hashes than it lists (common_fingerprints.sql
 -- lists the kept shared hashes otherwise): then hashes in one submission are listed too.
 -- Parameters: $limit_rows (BIGINT). Columns: hash, df (submissions containing it, as pairs.sql
--- counts it), occurrences (rows), example_doc, example_start, example_end (an occurrence's span
--- in the example document, for showing its text).
+-- counts it), occurrences (rows), example_doc, example_pos (the first position of the hash in the
+-- example document: stats fingerprints that document's text again to show the k-gram's text).
 -- Counting distinct submissions for every hash is the costly part, so it is done only for the
 -- hashes that can be in the answer: a hash's df is at most its occurrences, and the answer's
 -- smallest df is at least the smallest df among the $limit_rows hashes with the most occurrences,
@@ -48,7 +48,7 @@ most_common AS (
     LIMIT $limit_rows
 )
 SELECT c.hash, c.df, c.occurrences, c.example_doc,
-       MIN(f.start_offset) AS example_start, MIN(f.end_offset) AS example_end
+       MIN(f.pos) AS example_pos
 FROM most_common c
 JOIN fingerprints f ON f.hash = c.hash AND f.doc = c.example_doc
 GROUP BY c.hash, c.df, c.occurrences, c.example_doc

@@ -1,4 +1,4 @@
--- create_tables.sql: the tables of a winnowdb index (schema version 6).
+-- create_tables.sql: the tables of a winnowdb index (schema version 7).
 -- Run once when an index is created. Everything a report needs lives here, so an index keeps
 -- working after the original files moved or were deleted.
 --
@@ -24,8 +24,9 @@
 --                      fingerprints them again from their stored texts); read by nothing else
 --   document_texts     the decoded original text of each document (for reports and passages)
 --   fingerprints       one row per selected fingerprint: hash (signed 64-bit), doc, pos (index of
---                      the k-gram in the normalized text), start_offset/end_offset (the k-gram's
---                      span in the original text, in characters, end exclusive). Each add writes
+--                      the k-gram in the normalized text). A k-gram's span in the original text is
+--                      not stored (since schema 7): compare, query and report fingerprint the
+--                      stored text again, which gives the same rows with their spans. Each add writes
 --                      its rows ordered by hash, in row groups of 8,192 rows (32,768 in a file of
 --                      2 GB or more, or that an add will make so: store/dbfile.py), so looking a
 --                      hash up reads few rows.
@@ -104,9 +105,7 @@ CREATE TABLE document_texts (
 CREATE TABLE fingerprints (
     hash BIGINT NOT NULL,
     doc INTEGER NOT NULL,
-    pos INTEGER NOT NULL,
-    start_offset INTEGER NOT NULL,
-    end_offset INTEGER NOT NULL
+    pos INTEGER NOT NULL
 );
 CREATE TABLE shared_hashes (
     hash BIGINT NOT NULL,

@@ -2,4 +2,4 @@
 -- table merging_bucket (fingerprints_of_bucket.sql), to the fingerprints (store/merge.py).
 -- DuckDB only: rewrites the DuckDB index's storage.
 INSERT INTO fingerprints
-SELECT hash, doc, pos, start_offset, end_offset FROM merging_bucket
+SELECT hash, doc, pos FROM merging_bucket

@@ -4,7 +4,7 @@
 -- pending documents are moved as they are.
 -- DuckDB only: rewrites the DuckDB index's storage.
 -- Parameters: $low, $high (BIGINT: the bucket's smallest and largest hash).
-SELECT hash, doc, pos, start_offset, end_offset
+SELECT hash, doc, pos
 FROM fingerprints
 WHERE hash BETWEEN $low AND $high
 ORDER BY hash, doc, pos

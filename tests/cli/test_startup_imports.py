@@ -40,14 +40,17 @@ def test_help_imports_nothing_heavy():
     assert heavy_imports("--version") == []
 
 
-@pytest.mark.parametrize("command", [["pairs", "--top", "5"], ["stats"], ["pairs", "--top", "0", "--format", "csv"],
+@pytest.mark.parametrize("command", [["pairs", "--top", "5"], ["stats", "--top-common", "0"],
+                                     ["pairs", "--top", "0", "--format", "csv"],
                                      ["pairs", "--top", "0", "--format", "json"]])
 def test_read_commands_import_only_duckdb(index_db, command):
     assert heavy_imports(*command, "--db", str(index_db)) == ["duckdb"]
 
 
 @pytest.mark.parametrize("command", [["clusters"], ["clusters", "--method", "super"], ["duplicates"],
-                                     ["near-dups"], ["near-dups", "--format", "json"]])
+                                     ["near-dups"], ["near-dups", "--format", "json"],
+                                     # the common fingerprints' text: their documents fingerprinted again
+                                     ["stats"]])
 def test_numpy_commands_do_not_import_pandas_or_pydantic(fresh_index, command):
     _, db = fresh_index  # clusters writes its table
     imported = heavy_imports(*command, "--db", str(db))

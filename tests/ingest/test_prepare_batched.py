@@ -1,8 +1,10 @@
 """The batched per-file work of ``add`` (``prepare_chunk``: files read one by one, then fingerprinted
 and simhashed together, one pass per normalizer) gives exactly what the per-file path
-(``prepare``) gives: the same fingerprints (hash, position, span), the same simhash, normalized
-hash, units and distinct hashes, for every normalizer, boilerplate, skipped and unchanged files
-among them, and documents of every length (empty, shorter than k, shorter than a window)."""
+(``prepare``) gives: the same fingerprints (hash, position), the same simhash, normalized hash,
+units and distinct hashes, for every normalizer, boilerplate, skipped and unchanged files among
+them, and documents of every length (empty, shorter than k, shorter than a window). The index
+stores no spans: the read path fingerprints stored texts again in one pass
+(``fingerprint_sources``), whose spans must be the per-file path's too."""
 from __future__ import annotations
 
 import random
@@ -23,8 +25,7 @@ def _rows_of(prep) -> dict:
     cols = prep.piece.columns
     mine = np.flatnonzero(cols["local"] == prep.local)
     mine = mine[np.lexsort((cols["hash"][mine], cols["pos"][mine]))]
-    return {"hash": cols["hash"][mine], "pos": cols["pos"][mine], "start": cols["start_offset"][mine],
-            "stop": cols["end_offset"][mine], "first": cols["first"][mine]}
+    return {"hash": cols["hash"][mine], "pos": cols["pos"][mine], "first": cols["first"][mine]}
 
 
 def _in_order(fps, first) -> dict:
@@ -43,7 +44,7 @@ def _same(a, b) -> None:
     if b.fps is not None:
         assert a.fingerprints == len(b.fps) and a.piece is not None
         rows, want = _rows_of(a), _in_order(b.fps, b.first)
-        for field in ("hash", "pos", "start", "stop", "first"):
+        for field in ("hash", "pos", "first"):
             assert np.array_equal(rows[field], want[field]), (a.path, field)
         assert a.src.text == b.src.text
     else:
@@ -110,3 +111,35 @@ def test_chunks_are_bounded_in_files_and_bytes():
         assert sum(held) <= CHUNK_BYTES or len(chunk) == 1
     assert any(len(c) == CHUNK_FILES for c in chunks)  # small files still go 64 at a time
     assert chunked(tasks[:130]) == [tasks[:64], tasks[64:128], tasks[128:130]]
+
+
+@pytest.mark.parametrize("normalizer", ["auto", "text", "words", "prose"])
+def test_texts_fingerprinted_together_give_each_ones_rows_and_spans(files, normalizer):
+    """What the read path shows passages with (``sides.Reader.document_fingerprints``): the
+    documents of one language fingerprinted in one pass, hash, position and span as alone."""
+    from winnowdb.ingest.document import fingerprint_source, fingerprint_sources
+    from winnowdb.ingest.read import Skipped, read_source
+
+    settings = IndexSettings.for_new_index(normalizer=normalizer)
+    texts, paths = [], []
+    for path in files:
+        src = read_source(path)
+        if isinstance(src, Skipped):  # the binary file
+            continue
+        texts.append(src.text)
+        paths.append(path)
+    assert len(paths) >= len(files) - 1
+    checked = 0
+    for language in {None, "python"}:
+        together = fingerprint_sources(texts, settings, paths, language=language)
+        for text, path, got in zip(texts, paths, together):
+            try:
+                want = fingerprint_source(text, settings, path=path, language=language)
+            except ValueError as exc:
+                assert isinstance(got, ValueError) and str(got) == str(exc)
+                continue
+            assert got[0] == want[0]
+            for field in ("hash", "pos", "start", "stop"):
+                assert np.array_equal(getattr(got[2], field), getattr(want[2], field)), (path, field)
+            checked += len(want[2])
+    assert checked > 1000

@@ -22,7 +22,7 @@ from winnowdb.ingest.rows import merge_rows, piece_rows, rows_piece
 from winnowdb.store.buckets import BUCKETS, bucket_of
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
-NAMES = ("hash", "doc", "pos", "start_offset", "end_offset", "first")
+NAMES = ("hash", "doc", "pos", "first")
 
 
 def _doc(rng, n: int) -> tuple[Fingerprints, np.ndarray]:
@@ -38,7 +38,7 @@ def _reference(docs, ids) -> tuple[dict, np.ndarray]:
     for (f, first), doc in zip(docs, ids):
         if doc < 0:
             continue
-        for name, values in zip(NAMES, (f.hash, np.full(len(f), doc), f.pos, f.start, f.stop, first)):
+        for name, values in zip(NAMES, (f.hash, np.full(len(f), doc), f.pos, first)):
             cols[name].append(values)
     out = {name: np.concatenate(v) if v else np.empty(0) for name, v in cols.items()}
     part = bucket_of(out["hash"].astype(np.int64))

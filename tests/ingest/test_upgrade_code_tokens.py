@@ -33,7 +33,7 @@ def _rows(db: Path) -> dict[str, dict]:
         cols = ["path", "submission", "label", "kind", "normalizer", "content_hash", "normalized_hash",
                 "encoding", "bytes", "chars", "units", "fingerprints", "simhash"]
         for row in con.execute(f"SELECT doc, {', '.join(cols)}, added_at FROM documents").fetchall():
-            fps = con.execute("SELECT hash, pos, start_offset, end_offset FROM fingerprints WHERE doc = ? "
+            fps = con.execute("SELECT hash, pos FROM fingerprints WHERE doc = ? "
                               "ORDER BY pos, hash", [row[0]]).fetchall()
             text = con.execute("SELECT text FROM document_texts WHERE doc = ?", [row[0]]).fetchall()
             out[row[1]] = {"doc": row[0], "row": dict(zip(cols, row[1:-1])), "added_at": row[-1],
@@ -261,3 +261,27 @@ def test_upgrade_never_wipes_code_whose_text_is_not_stored(years, tmp_path, cli)
     assert all(after[p]["fingerprints"] == fresh[p]["fingerprints"] for p in code)
     with winnowdb.open(imported) as idx:
         assert idx.settings["code_tokens_version"] == TOKENS_VERSION
+
+
+def test_passages_of_code_from_an_older_tokenizer_are_not_shown_until_upgrade(years, tmp_path, cli):
+    # the index stores no spans (schema 7): passages are placed by fingerprinting the stored texts
+    # again, which gives other rows than an older tokenizer stored. compare keeps the stored rows'
+    # scores, says in one line why the passages cannot be shown, and shows them after upgrade
+    shutil.copy(years / "new" / "Account.java", years / "old" / "Account.java")  # a copy the same year
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", years / "old", "--db", db))
+    a, b = years / "old" / "BankAccount.java", years / "old" / "Account.java"
+    before = json.loads(ok(cli("compare", a, b, "--db", db, "-f", "json")).stdout)
+    assert before["passages"] and all(p["text_a"] and p["text_b"] for p in before["passages"])
+    age_code_tokens(db)
+    r = ok(cli("compare", a, b, "--db", db))
+    said = [line for line in r.output.splitlines() if "older winnowdb" in line]
+    assert len(said) == 1 and "cannot be shown" in said[0] and "winnowdb upgrade" in said[0], r.output
+    aged = json.loads(ok(cli("compare", a, b, "--db", db, "-f", "json")).stdout)
+    assert aged["shared"] == before["shared"] and aged["passages"]  # the stored rows still match
+    assert all(p["text_a"] is None and p["start_b"] is None for p in aged["passages"])
+    html = tmp_path / "report.html"
+    ok(cli("report", "--html", html, "--db", db))
+    assert "An older winnowdb tokenized this code" in html.read_text()
+    ok(cli("upgrade", "--db", db))
+    assert json.loads(ok(cli("compare", a, b, "--db", db, "-f", "json")).stdout) == before

@@ -527,7 +527,7 @@ def _dump(db: Path) -> tuple[list, list]:
             "SELECT path, normalizer, content_hash, normalized_hash, units, fingerprints, simhash "
             "FROM documents ORDER BY path").fetchall()
         fps = con.execute(
-            "SELECT d.path, f.hash, f.pos, f.start_offset, f.end_offset FROM fingerprints f "
+            "SELECT d.path, f.hash, f.pos FROM fingerprints f "
             "JOIN documents d USING (doc) ORDER BY ALL").fetchall()
         return docs, fps
     finally:

@@ -145,7 +145,7 @@ def content_differences(a: Path, b: Path, *, only_paths_in_a: bool = False) -> d
         queries = {
             "documents": f"SELECT {DOC_COLUMNS} FROM {{db}}.documents",
             "fingerprints": "SELECT d.path, COUNT(f.doc) AS n, "
-                            "SUM(CAST(hash(f.hash, f.pos, f.start_offset, f.end_offset) AS HUGEINT)) AS digest "
+                            "SUM(CAST(hash(f.hash, f.pos) AS HUGEINT)) AS digest "
                             "FROM {db}.documents d LEFT JOIN {db}.fingerprints f ON f.doc = d.doc GROUP BY d.path",
             "texts": "SELECT d.path, hash(t.text) AS digest, length(t.text) AS n "
                      "FROM {db}.document_texts t JOIN {db}.documents d ON d.doc = t.doc",

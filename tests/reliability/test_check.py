@@ -79,8 +79,8 @@ DAMAGE = [
      "normalizer 'klingon' is unknown"),
     ("other-hash", ["UPDATE settings SET value = 'md5-v0' WHERE key = 'hash_version'"], "settings",
      "would not match the stored fingerprints"),
-    ("future-schema", ["UPDATE settings SET value = '7' WHERE key = 'schema_version'"], "settings",
-     "schema version 7 is newer than this winnowdb reads"),
+    ("future-schema", ["UPDATE settings SET value = '8' WHERE key = 'schema_version'"], "settings",
+     "schema version 8 is newer than this winnowdb reads"),
     ("old-schema", ["UPDATE settings SET value = '0' WHERE key = 'schema_version'"], "settings",
      "schema version 0 is older"),
     ("duplicate-doc-id", [*_unkeyed("documents"), "UPDATE documents SET doc = 1 WHERE doc = 2"], "document ids",
@@ -90,7 +90,7 @@ DAMAGE = [
     ("pending-duplicate-path", [_pending_copy_of(1, replaces="NULL")], "paths", "is indexed 2 times"),
     ("lost-fingerprints", ["DELETE FROM fingerprints WHERE doc = 3 AND pos < 60"], "fingerprint counts",
      "fingerprint rows"),
-    ("orphan-fingerprints", ["INSERT INTO fingerprints VALUES (42, 9999, 0, 0, 5)"], "orphan fingerprints",
+    ("orphan-fingerprints", ["INSERT INTO fingerprints VALUES (42, 9999, 0)"], "orphan fingerprints",
      "belong to document id 9999, which does not exist"),
     ("orphan-text", ["INSERT INTO document_texts VALUES (9999, 'stray')"], "orphan texts", "document id 9999"),
     ("missing-text", ["DELETE FROM document_texts WHERE doc = 4"], "texts", "has no stored text"),
@@ -99,7 +99,7 @@ DAMAGE = [
      "has 2 stored texts"),
     ("changed-text", ["UPDATE document_texts SET text = text || 'more' WHERE doc = 5"], "texts",
      "recorded"),
-    ("span-outside-text", ["UPDATE fingerprints SET end_offset = 99999999 WHERE doc = 6"], "fingerprint spans",
+    ("position-outside-text", ["UPDATE fingerprints SET pos = 99999999 WHERE doc = 6"], "fingerprint positions",
      "fingerprints outside its text"),
     ("bad-kind", ["UPDATE documents SET kind = 'weird' WHERE doc = 7"], "document values", "kind 'weird'"),
     ("negative-size", ["UPDATE documents SET units = -3 WHERE doc = 7"], "document values", "units -3"),
@@ -140,7 +140,7 @@ def test_the_keys_refuse_duplicates(damaged, statement):
 
 
 def test_many_problems_are_summarised(damaged):
-    raw_sql(damaged, "INSERT INTO fingerprints SELECT 1, 5000 + range, 0, 0, 5 FROM range(40)")
+    raw_sql(damaged, "INSERT INTO fingerprints SELECT 1, 5000 + range, 0 FROM range(40)")
     r = run(["check", "--db", damaged])
     assert r.returncode == 1
     assert "orphan fingerprints: 40 problems" in r.stderr

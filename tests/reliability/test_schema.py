@@ -47,7 +47,7 @@ def index(tmp_path):
 
 def test_the_index_records_its_schema_version(index):
     settings = dict(raw_sql(index, "SELECT key, value FROM settings"))
-    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "6"
+    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "7"
     assert settings["hash_version"] and settings["created_by"].startswith("winnowdb ")
     assert not BOOKKEEPING & set(settings)  # the user-facing settings hold settings only
     meta = dict(raw_sql(index, "SELECT key, value FROM meta"))
@@ -107,7 +107,7 @@ def schema1_last(tmp_path):
 
 
 def _fingerprint_rows(db: Path) -> list[tuple]:
-    return raw_sql(db, "SELECT d.path, f.hash, f.pos, f.start_offset, f.end_offset FROM fingerprints f "
+    return raw_sql(db, "SELECT d.path, f.hash, f.pos FROM fingerprints f "
                        "JOIN documents d USING (doc) ORDER BY ALL")
 
 
@@ -296,7 +296,7 @@ def test_an_export_of_schema_1_imports_as_a_current_index(schema1_last, tmp_path
     con = duckdb.connect()
     from winnowdb.store.export import duckdb_views
 
-    with pytest.raises(WinnowError, match=r"format 1, now 2\): import it"):
+    with pytest.raises(WinnowError, match=r"format 1, now 3\): import it"):
         duckdb_views(con, out)
     con.close()
     imported = tmp_path / "imported.duckdb"
@@ -576,4 +576,36 @@ def test_one_row_per_path_without_a_unique_index(tmp_path):
     r = run(["add", essays / "essay002.txt", essays, "--db", db])
     assert r.returncode == 0 and r.stdout.startswith("0 added, 1 updated"), r.stdout + r.stderr
     assert raw_sql(db, "SELECT COUNT(*), COUNT(DISTINCT path) FROM documents") == [(6, 6)]
+    assert run(["check", "--db", db]).returncode == 0
+
+
+def test_a_schema_6_index_loses_the_spans_and_shows_the_same_passages(tmp_path):
+    # schema 7 stores (hash, doc, pos): the spans in the original text are computed from the stored
+    # texts when passages are shown. The migration drops the two columns; every row, pair, query
+    # and passage (with its span and text) stays as it was
+    import json
+
+    db = tmp_path / "old.duckdb"
+    essays = _class(tmp_path / "essays", 8)
+    assert run(["add", essays, "--db", db]).returncode == 0
+    rows = _fingerprint_rows(db)
+    pairs = _pairs_by_name(db)
+    a, b = essays / "essay000.txt", essays / "essay001.txt"
+    want = _compare(db, a, b)
+    passages = json.loads(want)["passages"]
+    assert passages and all(p["text_a"] and p["start_a"] < p["end_a"] for p in passages)
+    # schema 6: the spans stored beside each row (their values do not matter to the migration)
+    raw_sql(db, "ALTER TABLE fingerprints ADD COLUMN start_offset INTEGER DEFAULT 0",
+            "ALTER TABLE fingerprints ADD COLUMN end_offset INTEGER DEFAULT 1",
+            "UPDATE settings SET value = '6' WHERE key = 'schema_version'")
+    r = run(["compare", a, b, "--db", db])  # a read-only open refuses an older schema
+    assert r.returncode == 2 and "winnowdb upgrade" in r.stderr, r.stderr
+    r = run(["upgrade", "--db", db])
+    assert r.returncode == 0 and f"upgraded from schema version 6 to {NOW}" in r.stdout, r.stdout + r.stderr
+    assert [c for (c,) in raw_sql(db, "SELECT column_name FROM duckdb_columns() "
+                                      "WHERE table_name = 'fingerprints' ORDER BY column_index")] == \
+        ["hash", "doc", "pos"]
+    assert _fingerprint_rows(db) == rows
+    assert _pairs_by_name(db) == pairs
+    assert _compare(db, a, b) == want
     assert run(["check", "--db", db]).returncode == 0

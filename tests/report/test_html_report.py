@@ -313,15 +313,17 @@ def test_boilerplate_spans_sql(hostile_db):
 
     sql = sqlfiles.load("boilerplate_spans")
     assert sql.startswith("-- boilerplate_spans.sql:") and "::" not in sql
-    assert sqlfiles.parameters(sql) == {"submission", "k", "code_k"}
+    assert sqlfiles.parameters(sql) == {"k", "code_k"}
     root, db = hostile_db
     with winnowdb.open(db, read_only=True, create=False) as idx:
-        alpha = str((root / "sub" / "alpha.txt").resolve())
-        rows = idx.store.run("boilerplate_spans", submission=alpha, k=idx.k,
-                             code_k=int(idx.settings.get("code_k", idx.k))).fetchall()
-        gamma = str((root / "sub" / "gamma.txt").resolve())
-        none = idx.store.run("boilerplate_spans", submission=gamma, k=idx.k,
-                             code_k=int(idx.settings.get("code_k", idx.k))).fetchall()
+
+        def spans(name: str) -> list:  # the side's rows, with the spans fingerprinting its text gives
+            side = idx.reader.side(root / "sub" / name)
+            with idx.store.relations(side_rows=side.fingerprints):
+                return idx.store.run("boilerplate_spans", k=idx.k,
+                                     code_k=int(idx.settings.get("code_k", idx.k))).fetchall()
+
+        rows, none = spans("alpha.txt"), spans("gamma.txt")
     assert len(rows) == 1 and none == []  # the header is one span, not one per fingerprint
     _, start, end, n = rows[0]
     assert start < 20 and len(HEADER) - 20 < end <= len(HEADER) and n > 1

@@ -292,12 +292,15 @@ def _relations(con, corpus: Path) -> dict:
     docs = _doc_ids(con)
     tides = con.execute("SELECT doc FROM documents WHERE path LIKE '%essays/tides.txt'").fetchall()[0][0]
     copy = con.execute("SELECT doc FROM documents WHERE path LIKE '%essays/tides_copy.txt'").fetchall()[0][0]
-    fp = "SELECT hash, doc, pos, start_offset, end_offset FROM fingerprints WHERE doc = {}"
+    boiler = con.execute("SELECT doc FROM documents WHERE path LIKE '%essays/lighthouses.txt'").fetchall()[0][0]
+    # a side's rows with spans (the index stores none: Reader.sides fingerprints the texts again)
+    fp = "SELECT hash, doc, pos, 3 * pos AS start_offset, 3 * pos + 20 AS end_offset FROM fingerprints WHERE doc = {}"
     return {
         "member_docs": pa.table({"doc": pa.array(docs, pa.int32())}),
         "query_fingerprints": con.sql(f"SELECT hash FROM fingerprints WHERE doc = {tides}").to_arrow_table(),
         "left_fingerprints": con.sql(fp.format(tides)).to_arrow_table(),
         "right_fingerprints": con.sql(fp.format(copy)).to_arrow_table(),
+        "side_rows": con.sql(fp.format(boiler)).to_arrow_table(),  # boilerplate_spans.sql's side
         # a document carrying the boilerplate header (some of its hashes do not count), and the
         # two sides of passage_matches (which reads counted_hashes, derived from this below)
         "side_hashes": con.sql("SELECT f.hash FROM fingerprints f JOIN documents d ON d.doc = f.doc "
@@ -546,7 +549,7 @@ def test_spark_fingerprint_job_writes_what_add_stores(spark_fingerprinted, spark
     assert spark_db.execute(together).fetchall() == index.execute(together).fetchall()
     assert spark_db.execute("SELECT COUNT(*) FROM documents WHERE sub <> (SELECT MIN(doc) FROM documents d "
                             "WHERE d.submission = documents.submission)").fetchall()[0][0] == 0
-    fq = ("SELECT d.path, f.hash, f.pos, f.start_offset, f.end_offset FROM fingerprints f "
+    fq = ("SELECT d.path, f.hash, f.pos FROM fingerprints f "
           "JOIN documents d ON d.doc = f.doc ORDER BY 1, 3, 2")
     assert spark_db.execute(fq).fetchall() == index.execute(fq).fetchall()
     ids = [r[0] for r in spark_db.execute("SELECT doc FROM documents ORDER BY doc").fetchall()]

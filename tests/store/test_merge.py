@@ -56,7 +56,7 @@ def _read(db: Path, sql: str) -> list[tuple]:
 
 
 def _rows(db: Path) -> list[tuple]:
-    return _read(db, "SELECT hash, doc, pos, start_offset, end_offset FROM fingerprints ORDER BY ALL")
+    return _read(db, "SELECT hash, doc, pos FROM fingerprints ORDER BY ALL")
 
 
 def _shared(db: Path) -> list[tuple]:

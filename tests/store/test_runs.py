@@ -36,10 +36,10 @@ def _content(db: Path) -> dict:
     con = duckdb.connect(str(db), read_only=True)
     try:
         rows: dict[str, list] = {}
-        for path, h, pos, s, e in con.execute(
-                "SELECT d.path, f.hash, f.pos, f.start_offset, f.end_offset FROM fingerprints f "
+        for path, h, pos in con.execute(
+                "SELECT d.path, f.hash, f.pos FROM fingerprints f "
                 "JOIN documents d USING (doc) ORDER BY ALL").fetchall():
-            rows.setdefault(path, []).append((h, pos, s, e))
+            rows.setdefault(path, []).append((h, pos))
         shared = sorted(con.execute("SELECT hash, df FROM shared_hashes").fetchall())
         meta = dict(con.execute("SELECT key, value FROM meta WHERE key IN ('distinct_hashes', 'default_max_df')")
                     .fetchall())

@@ -24,7 +24,8 @@ from ..errors import WinnowError
 
 __all__ = ["Side", "Reader", "FINGERPRINT_COLUMNS", "INDEXED_LOOKUPS"]
 
-#: the columns of a side's fingerprint rows (as the fingerprints table has them)
+#: the columns of a side's fingerprint rows: the fingerprints table's, and each k-gram's span in
+#: the original text (characters, end exclusive), which fingerprinting the text gives
 FINGERPRINT_COLUMNS = ("hash", "doc", "pos", "start_offset", "end_offset")
 #: up to this many sides' paths are looked up one by one through the index of documents.path
 #: (about half a millisecond each, whatever the index's size); more are found with one scan
@@ -38,8 +39,10 @@ class Side:
     ``texts``, ``paths`` and ``normalizers`` are keyed by doc id (-1 for a file that is not
     indexed); ``fingerprints`` holds numpy columns (``FINGERPRINT_COLUMNS``). ``unstored``: its
     documents whose text the index does not hold (``import`` of an export without texts stores an
-    empty one): their scores count, their passages cannot be shown. ``submission``: the indexed
-    submission the source is a file of, or names; None for a file that is not indexed."""
+    empty one): their scores count, their passages cannot be shown. ``unplaced``: its documents
+    whose rows were read as stored, so their spans are unknown (code of an older tokenizer, until
+    ``winnowdb upgrade``): the same. ``submission``: the indexed submission the source is a file
+    of, or names; None for a file that is not indexed."""
 
     name: str
     texts: dict[int, str]
@@ -48,6 +51,12 @@ class Side:
     unstored: frozenset = field(default_factory=frozenset)
     normalizers: dict[int, str] = field(default_factory=dict)
     submission: str | None = None
+    unplaced: frozenset = field(default_factory=frozenset)
+
+    @property
+    def hidden(self) -> frozenset:
+        """Its documents whose passages cannot be shown (``unstored`` and ``unplaced``)."""
+        return self.unstored | self.unplaced
 
 
 class Reader:
@@ -116,6 +125,7 @@ class Reader:
             fps = self.document_fingerprints([(doc, *info[doc]) for doc in ids])
         # a document with characters but no text: ``import`` kept no text for it (``Side.unstored``)
         unstored = {doc for doc, _, _, chars, _ in rows if chars > 0 and not texts.get(doc)}
+        unplaced = set(np.unique(fps["doc"][fps["start_offset"] < 0]).tolist()) - unstored
         sides: dict[str, Side] = {}
         for source, resolved in wanted.items():
             docs = members.get(resolved)
@@ -129,7 +139,8 @@ class Reader:
             sides[source] = Side(source, {d: texts.get(d, "") for d, _ in docs}, dict(docs),
                                  {c: fps[c][take] for c in FINGERPRINT_COLUMNS},
                                  frozenset(d for d, _ in docs if d in unstored),
-                                 {d: normalizer_of[d] for d, _ in docs}, submission_at.get(resolved))
+                                 {d: normalizer_of[d] for d, _ in docs}, submission_at.get(resolved),
+                                 frozenset(d for d, _ in docs if d in unplaced))
         return sides
 
     def _side_documents(self, names: list[str]) -> list[tuple]:
@@ -158,26 +169,36 @@ class Reader:
         of indexed ordinary documents given as (doc, path, text, chars, normalizer).
 
         Fingerprints are stored ordered by hash (``store.runs``), so one document's rows lie all
-        over the table; its text, stored in document order, is read fast, and fingerprinting it
-        again gives exactly the stored rows (the same recipe, ``ingest.document``: the documents of
-        one normalizer in one pass, ``fingerprint_sources``, as ``add`` does). Where that is not so
-        -- a text the index does not hold (imported without texts), code tokenized by an older
-        tokenizer (before ``upgrade``) -- the stored rows are read instead.
+        over the table, and without their spans in the original text (schema 7); its text, stored
+        in document order, is read fast, and fingerprinting it again gives exactly the stored rows
+        with their spans (the same recipe, ``ingest.document``: the documents of one normalizer in
+        one pass, ``fingerprint_sources``, as ``add`` does). Where that is not so -- a text the
+        index does not hold (imported without texts), code tokenized by an older tokenizer (before
+        ``upgrade``) -- the stored rows are read instead, with -1 for their spans.
         """
         import numpy as np
 
         if not docs:
             return {c: np.empty(0, dtype=np.int64) for c in FINGERPRINT_COLUMNS}
         ids = [d for d, *_ in docs]
-        if not self._recompute_exact() or any(len(text) != chars for _, _, text, chars, _ in docs):
-            with self.store.relations(side_docs={"doc": np.array(ids, dtype=np.int32)}):
-                return self.store.columns("side_fingerprints", low=min(ids), high=max(ids))
+        exact = self._recompute_exact()
+        as_stored = sorted(doc for doc, _, text, chars, name in docs
+                           if len(text) != chars or (not exact and name.startswith("code:")))
+        found: dict[int, Any] = {}  # doc -> its Fingerprints (or stored rows: columns without spans)
+        if as_stored:
+            with self.store.relations(side_docs={"doc": np.array(as_stored, dtype=np.int32)}):
+                stored = self.store.columns("side_fingerprints", low=as_stored[0], high=as_stored[-1])
+            lo = np.searchsorted(stored["doc"], as_stored, side="left")
+            hi = np.searchsorted(stored["doc"], as_stored, side="right")
+            for doc, a, b in zip(as_stored, lo, hi):
+                found[doc] = (stored["hash"][a:b], stored["pos"][a:b])
         from ..ingest import segmented
         from ..ingest.document import fingerprint_sources
 
-        found: dict[int, Any] = {}  # doc -> its Fingerprints
         batches: dict[str | None, list[tuple[int, str, str]]] = {}  # language -> its documents
         for doc, path, text, _, name in docs:
+            if doc in found:
+                continue
             language = name.split(":", 1)[1] if name.startswith("code:") else None
             if segmented.is_huge(text, self.settings, path, language):
                 found[doc] = segmented.fingerprints_of(text, self.settings, path=path, language=language)
@@ -193,11 +214,16 @@ class Reader:
         cols: dict[str, list] = {c: [] for c in FINGERPRINT_COLUMNS}
         for doc in ids:
             fps = found[doc]
-            cols["hash"].append(fps.hash)
-            cols["doc"].append(np.full(len(fps), doc, dtype=np.int32))
-            cols["pos"].append(fps.pos.astype(np.int32))
-            cols["start_offset"].append(fps.start.astype(np.int32))
-            cols["end_offset"].append(fps.stop.astype(np.int32))
+            if isinstance(fps, tuple):  # read as stored: no spans
+                hashes, pos = fps
+                start = stop = np.full(len(hashes), -1, dtype=np.int32)
+            else:
+                hashes, pos, start, stop = fps.hash, fps.pos, fps.start, fps.stop
+            cols["hash"].append(hashes.astype(np.int64))
+            cols["doc"].append(np.full(len(hashes), doc, dtype=np.int32))
+            cols["pos"].append(pos.astype(np.int32))
+            cols["start_offset"].append(start.astype(np.int32))
+            cols["end_offset"].append(stop.astype(np.int32))
         return {c: np.concatenate(v) for c, v in cols.items()}
 
     def _recompute_exact(self) -> bool:

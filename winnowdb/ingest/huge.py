@@ -45,8 +45,8 @@ def add_huge(store, src, settings: dict[str, str], doc: dict, run, *, language: 
                 yield edges
 
     for f in with_edges():
-        run.add({"hash": f.hash, "doc": np.full(len(f), doc["doc"], dtype=np.int32), "pos": f.pos,
-                 "start_offset": f.start, "end_offset": f.stop}, np.zeros(len(f), dtype=bool))
+        run.add({"hash": f.hash, "doc": np.full(len(f), doc["doc"], dtype=np.int32), "pos": f.pos},
+                np.zeros(len(f), dtype=bool))
     batch = Batch()
     batch.docs.append(dict(doc, normalizer=params["family"], content_hash=src.content_hash,
                            normalized_hash=stats.normalized_hash, encoding=src.encoding, bytes=src.size,

@@ -53,8 +53,7 @@ def fold_pending(store) -> int:
                 # now: a document that was not huge when added (HUGE_CHARS changed since) would
                 # count for none of its hashes
                 first = np.zeros(len(fps), dtype=bool) if hashes < 0 else first_of_each_hash(fps.hash)[0]
-                run.add({"hash": fps.hash, "doc": np.full(len(fps), doc, dtype=np.int32), "pos": fps.pos,
-                         "start_offset": fps.start, "end_offset": fps.stop}, first)
+                run.add({"hash": fps.hash, "doc": np.full(len(fps), doc, dtype=np.int32), "pos": fps.pos}, first)
         with bulk_writes(store):
             run.finish()
     return len(rows)

@@ -109,8 +109,7 @@ def retokenize_code(store, *, on_start: Callable[[int, int], None] | None = None
             except ValueError as exc:  # e.g. its language's lexer is gone from this Pygments
                 raise WinnowError(f"cannot fingerprint {path} again: {exc}") from None
             first, hashes = first_of_each_hash(fps.hash)
-            run.add({"hash": fps.hash, "doc": np.full(len(fps), doc, dtype=np.int32), "pos": fps.pos,
-                     "start_offset": fps.start, "end_offset": fps.stop}, first)
+            run.add({"hash": fps.hash, "doc": np.full(len(fps), doc, dtype=np.int32), "pos": fps.pos}, first)
             for key, value in (("doc", doc), ("normalizer", name), ("normalized_hash", normalized_hash(norm)),
                                ("units", len(norm)), ("fingerprints", len(fps)), ("hashes", hashes),
                                ("text", text)):

@@ -20,8 +20,7 @@ __all__ = ["RowsPiece", "rows_piece", "piece_rows", "merge_rows", "ROW_COLUMNS"]
 
 #: the columns of a piece, with their dtypes (``store.runs.COLUMNS`` with ``local`` for ``doc``,
 #: and the first-of-hash mask)
-ROW_COLUMNS = (("hash", np.int64), ("local", np.int32), ("pos", np.int32), ("start_offset", np.int32),
-               ("end_offset", np.int32), ("first", np.bool_))
+ROW_COLUMNS = (("hash", np.int64), ("local", np.int32), ("pos", np.int32), ("first", np.bool_))
 
 
 @dataclass
@@ -42,9 +41,8 @@ def rows_piece(fingerprints: list, firsts: list) -> RowsPiece:
     order = np.argsort(part, kind="stable")
     local = np.repeat(np.arange(len(fingerprints), dtype=np.int32), lengths)
     columns = {"hash": h[order], "local": local[order]}
-    for name, field in (("pos", "pos"), ("start_offset", "start"), ("end_offset", "stop")):
-        values = np.concatenate([getattr(f, field) for f in fingerprints]) if fingerprints else np.empty(0)
-        columns[name] = values.astype(np.int32)[order]
+    pos = np.concatenate([f.pos for f in fingerprints]) if fingerprints else np.empty(0)
+    columns["pos"] = pos.astype(np.int32)[order]
     columns["first"] = (np.concatenate(firsts) if firsts else np.empty(0)).astype(np.bool_)[order]
     bounds = np.searchsorted(part[order], np.arange(BUCKETS + 1)).astype(np.int64)
     return RowsPiece(columns, bounds, len(fingerprints))
@@ -55,8 +53,7 @@ def piece_rows(piece: RowsPiece, ids: np.ndarray) -> tuple[dict, np.ndarray]:
     for none), with a ``doc`` column instead of ``local`` (``store.runs.COLUMNS`` and ``first``)."""
     cols = piece.columns
     doc = ids[cols["local"]]
-    out = {"hash": cols["hash"], "doc": doc, "pos": cols["pos"], "start_offset": cols["start_offset"],
-           "end_offset": cols["end_offset"], "first": cols["first"]}
+    out = {"hash": cols["hash"], "doc": doc, "pos": cols["pos"], "first": cols["first"]}
     bounds = piece.bounds
     kept = doc >= 0
     if not kept.all():  # a document of the chunk that is in another batch, or never stored

@@ -20,18 +20,22 @@ def passage_records(cmp) -> list[dict]:
             index[side, doc] = LineIndex(text)
         return index[side, doc]
 
+    def place(side: str, doc: int, text: str, start: int, end: int, hidden: frozenset) -> dict:
+        """A passage's place in one document: None where it cannot be shown (``Side.hidden``)."""
+        if doc in hidden:
+            return {"lines": None, "start": None, "end": None, "text": None}
+        lines = lines_of(side, doc, text).span(start, end)
+        return {"lines": [lines[0], lines[1]], "start": start, "end": end, "text": text[start:end]}
+
     for i, p in enumerate(cmp.passages, 1):
-        ta, tb = cmp.a.texts[p.doc_a], cmp.b.texts[p.doc_b]
-        la = lines_of("a", p.doc_a, ta).span(p.start_a, p.end_a)
-        lb = lines_of("b", p.doc_b, tb).span(p.start_b, p.end_b)
+        a = place("a", p.doc_a, cmp.a.texts[p.doc_a], p.start_a, p.end_a, cmp.a.hidden)
+        b = place("b", p.doc_b, cmp.b.texts[p.doc_b], p.start_b, p.end_b, cmp.b.hidden)
         out.append({
             "passage": i,
-            "path_a": cmp.a.paths[p.doc_a], "lines_a": [la[0], la[1]],
-            "start_a": p.start_a, "end_a": p.end_a,
-            "path_b": cmp.b.paths[p.doc_b], "lines_b": [lb[0], lb[1]],
-            "start_b": p.start_b, "end_b": p.end_b,
+            "path_a": cmp.a.paths[p.doc_a], "lines_a": a["lines"], "start_a": a["start"], "end_a": a["end"],
+            "path_b": cmp.b.paths[p.doc_b], "lines_b": b["lines"], "start_b": b["start"], "end_b": b["end"],
             "matches": p.matches,
-            "text_a": ta[p.start_a:p.end_a], "text_b": tb[p.start_b:p.end_b],
+            "text_a": a["text"], "text_b": b["text"],
         })
     return out
 
@@ -116,30 +120,41 @@ def _excerpt(text: str, start: int, end: int, max_lines: int):
 
 
 def text_not_stored(cmp, p) -> bool:
-    """Whether passage ``p`` of ``cmp`` lies in a document whose text the index does not hold
-    (``Side.unstored``): its place is known, its text cannot be shown."""
-    return p.doc_a in cmp.a.unstored or p.doc_b in cmp.b.unstored
+    """Whether passage ``p`` of ``cmp`` lies in a document whose passages cannot be shown
+    (``Side.hidden``: the index holds no text of it, or its rows were read without their spans)."""
+    return p.doc_a in cmp.a.hidden or p.doc_b in cmp.b.hidden
 
 
 def unstored_note(cmps) -> str | None:
-    """One line saying how many passages of the comparisons ``cmps`` cannot be shown because the
-    index holds no text of their documents (``text_not_stored``), or None when all can be."""
-    paths: set[str] = set()
+    """One line saying how many passages of the comparisons ``cmps`` cannot be shown, and why
+    (``text_not_stored``), or None when all can be."""
+    paths: dict[str, set[str]] = {"unstored": set(), "unplaced": set()}
     hidden = total = 0
     for cmp in cmps:
         total += len(cmp.passages)
         for p in cmp.passages:
             if text_not_stored(cmp, p):
                 hidden += 1
-                paths.update(side.paths[doc] for side, doc in ((cmp.a, p.doc_a), (cmp.b, p.doc_b))
-                             if doc in side.unstored)
+                for side, doc in ((cmp.a, p.doc_a), (cmp.b, p.doc_b)):
+                    for why in paths:
+                        if doc in getattr(side, why):
+                            paths[why].add(side.paths[doc])
     if not hidden:
         return None
-    shown = sorted(paths)
-    who = (" and ".join(display_path(x) for x in shown) if len(shown) <= 2 else
-           f"{display_path(shown[0])} and {len(shown) - 1} more documents")
-    return (f"note: the text of {who} is not stored in this index (imported without texts): {hidden} of "
-            f"{total} passage{'' if total == 1 else 's'} cannot be shown; the scores are complete")
+
+    def who(found: set[str]) -> str:
+        shown = sorted(found)
+        return (" and ".join(display_path(x) for x in shown) if len(shown) <= 2 else
+                f"{display_path(shown[0])} and {len(shown) - 1} more documents")
+
+    reasons = []
+    if paths["unstored"]:
+        reasons.append(f"the text of {who(paths['unstored'])} is not stored in this index (imported without texts)")
+    if paths["unplaced"]:
+        reasons.append(f"{who(paths['unplaced'])} was tokenized by an older winnowdb (`winnowdb upgrade` "
+                       f"tokenizes it again)")
+    return (f"note: {'; '.join(reasons)}: {hidden} of {total} passage{'' if total == 1 else 's'} "
+            f"cannot be shown; the scores are complete")
 
 
 def render_compare(console, cmp, *, max_lines: int = 12) -> None:

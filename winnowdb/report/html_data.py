@@ -135,6 +135,7 @@ class DocView:
     lines: list[list[Piece]]
     hidden: int = 0  # lines not shown (a file of a many-file side that shares nothing)
     unstored: bool = False  # the index holds no text of it (``Side.unstored``): nothing to show
+    unplaced: bool = False  # its rows were read without spans (``Side.unplaced``): nothing to show
 
 
 @dataclass
@@ -182,9 +183,9 @@ class PairView:
         for i, p in enumerate(cmp.passages, 1):
             rows.append(PassageRow(i, f"c{(i - 1) % COLOURS}",
                                    self.short(cmp.a.paths[p.doc_a]),
-                                   None if p.doc_a in cmp.a.unstored else la[p.doc_a].span(p.start_a, p.end_a),
+                                   None if p.doc_a in cmp.a.hidden else la[p.doc_a].span(p.start_a, p.end_a),
                                    self.short(cmp.b.paths[p.doc_b]),
-                                   None if p.doc_b in cmp.b.unstored else lb[p.doc_b].span(p.start_b, p.end_b),
+                                   None if p.doc_b in cmp.b.hidden else lb[p.doc_b].span(p.start_b, p.end_b),
                                    p.end_a - p.start_a, p.end_b - p.start_b, p.matches))
         return rows
 
@@ -203,8 +204,9 @@ class PairView:
                      for i, p in enumerate(cmp.passages, 1)
                      if (p.doc_a if which == "a" else p.doc_b) == doc]
             text = side.texts[doc]
-            if doc in side.unstored:
-                out.append(DocView(doc, self.short(side.paths[doc]), [], unstored=True))
+            if doc in side.hidden:
+                out.append(DocView(doc, self.short(side.paths[doc]), [], unstored=doc in side.unstored,
+                                   unplaced=doc not in side.unstored))
                 continue
             if not marks and len(side.texts) > 1:  # one file of a submission: nothing to see
                 out.append(DocView(doc, self.short(side.paths[doc]), [],
@@ -260,16 +262,18 @@ def collect(reader, *, top: int = 50, min_shared: int = 1, new_label: str | None
     code_k, _ = store.settings.kw("code")
     cache: dict[str, dict[int, list[tuple[int, int]]]] = {}
 
-    def spans(submission: str) -> dict[int, list[tuple[int, int]]]:
-        if submission not in cache:
+    def spans(side) -> dict[int, list[tuple[int, int]]]:
+        """doc -> the boilerplate spans of a side's documents (one query per submission)."""
+        if side.name not in cache:
             found: dict[int, list[tuple[int, int]]] = {}
-            for doc, s, e, _ in store.rows("boilerplate_spans", submission=submission, k=k, code_k=code_k):
-                found.setdefault(int(doc), []).append((int(s), int(e)))
-            cache[submission] = found
-        return cache[submission]
+            with store.relations(side_rows=side.fingerprints):
+                for doc, s, e, _ in store.rows("boilerplate_spans", k=k, code_k=code_k):
+                    found.setdefault(int(doc), []).append((int(s), int(e)))
+            cache[side.name] = found
+        return cache[side.name]
 
     comparisons = compare_many(reader, [(row["a"], row["b"]) for row in rows], max_df=used_max_df)
-    pairs = [PairView(rank, row["a"], row["b"], row, cmp, spans(row["a"]), spans(row["b"]))
+    pairs = [PairView(rank, row["a"], row["b"], row, cmp, spans(cmp.a), spans(cmp.b))
              for rank, (row, cmp) in enumerate(zip(rows, comparisons), 1)]
     everything = [p for pv in pairs for p in (pv.name_a, pv.name_b, *pv.comparison.a.paths.values(),
                                                *pv.comparison.b.paths.values())]

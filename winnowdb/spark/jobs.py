@@ -75,7 +75,7 @@ def _documents_schema(settings: dict[str, str]) -> list[tuple[str, str]]:
 
 #: the fingerprints of a document travel as arrays in its row (one row per document: far
 #: cheaper to move from Python to the JVM than one row per fingerprint), exploded by Spark SQL
-_ARRAYS = (("hash", "bigint"), ("pos", "int"), ("start_offset", "int"), ("end_offset", "int"))
+_ARRAYS = (("hash", "bigint"), ("pos", "int"))
 
 
 def _row_schema(doc_cols: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -295,9 +295,9 @@ def fingerprint(spark, filelist: str, out: str, *, boilerplate_list: str | None 
         first = F.min("doc").over(Window.partitionBy("submission"))
         docs.select(*[first.cast("int").alias("sub") if c == "sub" else F.col(f"`{c}`") for c in doc_cols]) \
             .write.mode("overwrite").parquet(base + "/documents")
-        fps = docs.selectExpr("doc", "inline(arrays_zip(fp_hash, fp_pos, fp_start_offset, fp_end_offset))") \
-            .selectExpr("fp_hash AS hash", "doc", "fp_pos AS pos", "fp_start_offset AS start_offset",
-                        "fp_end_offset AS end_offset", f"CAST({bucket_sql(buckets, 'fp_hash')} AS INT) AS bucket")
+        fps = docs.selectExpr("doc", "inline(arrays_zip(fp_hash, fp_pos))") \
+            .selectExpr("fp_hash AS hash", "doc", "fp_pos AS pos",
+                        f"CAST({bucket_sql(buckets, 'fp_hash')} AS INT) AS bucket")
         fps.write.mode("overwrite").partitionBy("bucket").parquet(base + "/fingerprints")
         if not n_fps:  # an empty table still gets a schema (as in the DuckDB export)
             fps.drop("bucket").limit(0).coalesce(1).write.mode("overwrite").parquet(base + "/fingerprints/bucket=0")

@@ -55,7 +55,7 @@ CHECKS = [
         f"document {r['doc']} ({r['path']}) has {r['text_rows']} stored texts" if r["text_rows"] > 1 else
         f"document {r['doc']} ({r['path']}) has a stored text of {r['text_chars']} characters; "
         f"{r['chars']} recorded")),
-    ("fingerprint spans", "check_fingerprint_spans",
+    ("fingerprint positions", "check_fingerprint_positions",
      "document {doc} ({path}) has {bad_rows} fingerprints outside its text"),
     ("document values", "check_document_values", "document {doc} ({path}) has impossible values: {problem}"),
     ("distinct hashes per document", "check_document_hashes",

@@ -5,7 +5,7 @@ The layout (the same whether DuckDB exported an index or the Spark fingerprint j
     DIR/_winnowdb.json                    manifest: format, version, settings, buckets, row counts
     DIR/settings/part-*.parquet           key, value
     DIR/documents/part-*.parquet          the documents table, column for column
-    DIR/fingerprints/bucket=B/*.parquet   hash (signed BIGINT), doc, pos, start_offset, end_offset
+    DIR/fingerprints/bucket=B/*.parquet   hash (signed BIGINT), doc, pos
     DIR/document_texts/part-*.parquet     doc, text (only with ``--texts``)
     DIR/<table>/part-*.parquet            any further table of the index (clusters, ...)
 
@@ -36,18 +36,23 @@ from .sqlfiles import registered
 __all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "DEFAULT_BUCKETS", "bucket_sql", "export_parquet",
            "read_manifest", "write_manifest", "check_current", "DERIVED", "table_glob", "exported_tables",
            "duckdb_views", "import_parquet", "import_pairs", "CORE_TABLES", "PARTITIONED",
-           "FINGERPRINT_COLUMNS", "RECOUNTED", "LOCAL_COLUMNS", "summary"]
+           "FINGERPRINT_COLUMNS", "RECOUNTED", "LOCAL_COLUMNS", "summary", "READ_IN_PLACE"]
 
 FORMAT = "winnowdb-parquet"
 #: 2: documents carry sub and hashes, and a DuckDB export holds the kept statistics (meta,
 #: shared_hashes, boilerplate_hashes) and documents_pending (winnowdb 0.2, index schema 2)
-FORMAT_VERSION = 2
+#: 3: fingerprints without start_offset and end_offset (index schema 7; an older winnowdb refuses it)
+FORMAT_VERSION = 3
+#: the oldest format read in place (``check_current``): 2 has every column today's queries read
+READ_IN_PLACE = 2
 MANIFEST = "_winnowdb.json"
 DEFAULT_BUCKETS = 16
 #: tables every export has; document_texts is optional (``--texts``)
 CORE_TABLES = ("settings", "documents", "fingerprints")
 PARTITIONED = {"fingerprints": "bucket"}
-FINGERPRINT_COLUMNS = ("hash", "doc", "pos", "start_offset", "end_offset")
+#: an export's fingerprint columns (before schema 7 they also held start_offset and end_offset:
+#: exports of then are read as ever, those two columns left out)
+FINGERPRINT_COLUMNS = ("hash", "doc", "pos")
 #: tables of an index that an export may lack (``winnowdb spark fingerprint`` writes only the core
 #: tables): each is then read as the query file that counts it from the core tables
 DERIVED = {"shared_hashes": "shared_hashes_counted", "boilerplate_hashes": "boilerplate_hashes_counted",
@@ -123,7 +128,7 @@ def read_manifest(directory: str | os.PathLike) -> dict:
 def check_current(manifest: dict, directory: str | os.PathLike) -> None:
     """Refuse an export of an older format for reading in place (its documents lack columns every
     query uses); ``import_parquet`` still reads it."""
-    if int(manifest.get("version", 0)) < FORMAT_VERSION:
+    if int(manifest.get("version", 0)) < READ_IN_PLACE:
         raise WinnowError(f"{directory}: an export written by winnowdb {manifest.get('winnowdb', '0.1')} "
                           f"(format {manifest.get('version')}, now {FORMAT_VERSION}): import it "
                           f"(`winnowdb import`) and export it again")

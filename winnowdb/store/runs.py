@@ -42,8 +42,7 @@ __all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_p
            "COLUMNS", "SPILL_ROWS", "ARROW_ROWS"]
 
 #: the columns of a fingerprint row, in the fingerprints table's order, with their dtypes
-COLUMNS = (("hash", np.int64), ("doc", np.int32), ("pos", np.int32), ("start_offset", np.int32),
-           ("end_offset", np.int32))
+COLUMNS = (("hash", np.int64), ("doc", np.int32), ("pos", np.int32))
 #: rows held in memory before the buckets are written to the spill folder
 SPILL_ROWS = 4_000_000
 _N = BUCKETS
