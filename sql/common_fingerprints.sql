@@ -5,32 +5,42 @@
 -- come with an example (read from the few row groups holding them: rows are stored ordered by
 -- hash). An index with fewer shared hashes than $limit_rows uses common_fingerprints_counted.sql.
 -- Parameters: $limit_rows (BIGINT). Columns: hash, df (submissions containing it, as pairs.sql
--- counts it), occurrences (rows), example_doc, example_pos (the first position of the hash in the
--- example document: stats fingerprints that document's text again to show the k-gram's text).
+-- counts it), occurrences (rows), example_doc (the shortest document holding it, the smallest id
+-- among equals), example_pos (the hash's first position there: stats fingerprints that document's
+-- text again to show the k-gram's text, so a short one is cheap).
 WITH lowest AS (
     SELECT MIN(df) AS df FROM (SELECT df FROM shared_hashes ORDER BY df DESC LIMIT $limit_rows) AS t
 ),
 candidates AS (
     SELECT s.hash, s.df FROM shared_hashes s CROSS JOIN lowest l WHERE s.df >= l.df
 ),
-counts AS (
-    SELECT f.hash, COUNT(*) AS occurrences, MIN(f.doc) AS example_doc
+occurrences AS MATERIALIZED (  -- read once (a planning hint; dropped for Spark)
+    SELECT f.hash, f.doc, f.pos, d.chars
     FROM fingerprints f
     JOIN documents d ON d.doc = f.doc
     WHERE f.hash IN (SELECT hash FROM candidates) AND d.kind = 'document'
-    GROUP BY f.hash
+),
+counts AS (
+    SELECT hash, COUNT(*) AS occurrences, MIN(chars) AS example_chars
+    FROM occurrences
+    GROUP BY hash
 ),
 most_common AS (
-    SELECT c.hash, c.df, n.occurrences, n.example_doc
+    SELECT c.hash, c.df, n.occurrences, n.example_chars
     FROM candidates c
     JOIN counts n ON n.hash = c.hash
     ORDER BY c.df DESC, n.occurrences DESC, c.hash
     LIMIT $limit_rows
+),
+examples AS (
+    SELECT c.hash, MIN(o.doc) AS example_doc
+    FROM most_common c
+    JOIN occurrences o ON o.hash = c.hash AND o.chars = c.example_chars
+    GROUP BY c.hash
 )
-SELECT c.hash, c.df, c.occurrences, c.example_doc,
-       MIN(f.pos) AS example_pos
+SELECT c.hash, c.df, c.occurrences, e.example_doc, MIN(o.pos) AS example_pos
 FROM most_common c
-JOIN fingerprints f ON f.hash = c.hash AND f.doc = c.example_doc
-WHERE f.hash IN (SELECT hash FROM most_common)
-GROUP BY c.hash, c.df, c.occurrences, c.example_doc
+JOIN examples e ON e.hash = c.hash
+JOIN occurrences o ON o.hash = c.hash AND o.doc = e.example_doc
+GROUP BY c.hash, c.df, c.occurrences, e.example_doc
 ORDER BY c.df DESC, c.occurrences DESC, c.hash

@@ -1,7 +1,9 @@
 -- passage_matches.sql: every matching fingerprint occurrence between two sides of a comparison.
 -- The sides are the relations left_fingerprints and right_fingerprints, each with columns
--- (hash, doc, pos, start_offset, end_offset): stored rows of indexed documents, or the
--- fingerprints of a file that is not indexed. Only hashes in the relation counted_hashes(hash)
+-- (hash, doc, pos, start_offset, end_offset): the rows of indexed documents with their spans, as
+-- fingerprinting their stored texts again gives them (the index stores no spans; -1 for documents
+-- whose stored rows were read instead: analysis/sides.py), or the fingerprints of a file that is
+-- not indexed. Only hashes in the relation counted_hashes(hash)
 -- are matches: the caller fills it from countable_hashes.sql over the sides' hashes (hashes of
 -- boilerplate documents and hashes in more than max_df submissions excluded), once for any
 -- number of comparisons. Python merges these rows into passages.

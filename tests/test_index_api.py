@@ -428,17 +428,25 @@ def test_stats_common_fingerprints_are_exactly_the_most_widespread(tmp_path, top
     with winnowdb.open(db) as idx:
         idx.add([root], submission_depth=1)
         common = idx.stats(top_common=top)["common"]
-        rows = idx.store.connection.execute("SELECT f.hash, f.doc, d.submission FROM fingerprints f "
+        rows = idx.store.connection.execute("SELECT f.hash, f.doc, d.submission, d.chars FROM fingerprints f "
                                      "JOIN documents d ON d.doc = f.doc WHERE d.kind = 'document'").fetchall()
+        texts = dict(idx.store.connection.execute("SELECT doc, text FROM document_texts").fetchall())
     subs, occ, first = {}, {}, {}
-    for h, doc, sub in rows:
+    for h, doc, sub, chars in rows:
         subs.setdefault(h, set()).add(sub)
         occ[h] = occ.get(h, 0) + 1
-        first[h] = min(first.get(h, doc), doc)
+        first[h] = min(first.get(h, (chars, doc)), (chars, doc))  # the shortest document, then the first
     expected = sorted(subs, key=lambda h: (-len(subs[h]), -occ[h], h))[:top]
     assert [(c["hash"], c["df"], c["occurrences"], c["example_doc"]) for c in common] == \
-        [(h, len(subs[h]), occ[h], first[h]) for h in expected]
+        [(h, len(subs[h]), occ[h], first[h][1]) for h in expected]
     assert common[0]["df"] == 6  # the shared phrase: s1, s2, s4 (twice, counted once), s5, s7, s8
+    # each shown in its example document's text (the index stores no spans: stats finds them)
+    for c in common:
+        assert c["example_text"] and c["example_text"] == texts[c["example_doc"]][c["example_start"]:c["example_end"]]
+    words = set(shared.split())
+    for c in (c for c in common if c["df"] == 6):  # a k-gram of the shared phrase (maybe a word cut)
+        inner = c["example_text"].split()[1:-1]
+        assert inner and set(inner) <= words, c["example_text"]
     if top == 100:  # room for df-1 hashes: the refrain's, repeated 40 times, come first
         assert any(c["df"] == 1 and c["occurrences"] >= 30 for c in common)
 

@@ -75,3 +75,23 @@ def test_text_without_spaces_keeps_its_matched_span(tmp_path):
     assert len(got) == 1 and got[0][0] == got[0][1]
     shown = got[0][0]
     assert len(shown) >= 140 and shown in a[50:200]  # nearly all of the 150 copied characters
+
+
+def test_matches_without_spans_are_not_merged_into_one_passage():
+    """Rows read as stored have no span (-1: ``Side.unplaced``/``unstored``): runs that do not
+    follow each other stay apart, as runs whose spans do not overlap would; a side with spans
+    still merges by its own."""
+    import numpy as np
+
+    from winnowdb.analysis.passages import merge_matches
+
+    def rows(spans: bool) -> dict:  # two runs far apart in both documents, on two diagonals
+        pos_a = np.array([0, 3, 6, 500, 503], dtype=np.int64)
+        pos_b = np.array([100, 103, 106, 900, 903], dtype=np.int64)
+        start = 3 * pos_a if spans else np.full(5, -1)
+        return {"doc_a": np.ones(5, np.int64), "pos_a": pos_a, "start_a": start, "end_a": start + 20 if spans
+                else start, "doc_b": np.full(5, 2), "pos_b": pos_b, "start_b": np.full(5, -1),
+                "end_b": np.full(5, -1), "hash": np.arange(5)}
+
+    assert len(merge_matches(rows(spans=False), 4)) == 2
+    assert len(merge_matches(rows(spans=True), 4)) == 2

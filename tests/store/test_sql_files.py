@@ -209,8 +209,10 @@ def test_core_queries_on_three_documents_agree_with_the_tables(tmp_path):
         common = run_core(con, "common_fingerprints")
         assert [(h, df, n) for h, df, n, *_ in common] == sorted(
             [(h, 2, n) for h, n in occurrences.items()], key=lambda x: (-x[2], x[0]))[:VALUES["limit_rows"]]
-        for h, _, _, example, pos in common:  # the first occurrence in a (the smaller doc id)
-            assert example == doc["a.txt"]
+        chars = dict(con.execute("SELECT doc, chars FROM documents").fetchall())
+        shortest = min((chars[d], d) for d in (doc["a.txt"], doc["b.txt"]))[1]
+        for h, _, _, example, pos in common:  # the first occurrence in the shorter document
+            assert example == shortest and chars[doc["a.txt"]] != chars[doc["b.txt"]]
             assert pos == min(r[2] for r in rows if r[0] == h and r[1] == example)
 
 

@@ -166,11 +166,14 @@ def _larger_containment(a: set, b: set) -> float | None:
     return len(a & b) / min(len(a), len(b))
 
 
-def _coverage(side: Side, spans: list[tuple[int, int, int]]) -> float:
-    """The share of a side's characters inside at least one of ``spans`` (doc, start, end)."""
-    total = sum(len(text) for text in side.texts.values())
+def _coverage(side: Side, spans: list[tuple[int, int, int]]) -> float | None:
+    """The share of a side's characters inside at least one of ``spans`` (doc, start, end), over
+    its documents whose passages can be placed (not ``Side.hidden``); None when it has none."""
+    hidden = side.hidden
+    total = sum(len(text) for doc, text in side.texts.items() if doc not in hidden)
+    spans = [s for s in spans if s[0] not in hidden]
     if not total:
-        return 0.0
+        return None if hidden else 0.0
     covered = 0
     for doc in {d for d, _, _ in spans}:
         end_so_far = 0

@@ -87,7 +87,7 @@ def merge_matches(m: dict[str, np.ndarray], w: int) -> list[Passage]:
         p = [int(rda[i]), int(rdb[i]), int(sa[i]), int(ea[i]), int(sb[i]), int(eb[i]), int(counts[i]),
              int(lo[i]), int(lo[i] - rdg[i]), int(hi[i]), int(hi[i] - rdg[i])]
         if cur is not None and cur[0] == p[0] and cur[1] == p[1] and p[2] <= cur[3] \
-                and p[4] <= cur[5] and p[5] >= cur[4]:
+                and p[4] <= cur[5] and p[5] >= cur[4] and not (p[2] < 0 and p[4] < 0):  # no span: kept apart
             cur[3] = max(cur[3], p[3])
             cur[4] = min(cur[4], p[4])
             cur[5] = max(cur[5], p[5])
@@ -202,7 +202,7 @@ def extend_passages(passages: list[Passage], edges_a: dict, edges_b: dict) -> li
     for p in grown:
         cur = out[-1] if out else None
         if cur is not None and cur.doc_a == p.doc_a and cur.doc_b == p.doc_b and p.start_a <= cur.end_a \
-                and p.start_b <= cur.end_b and p.end_b >= cur.start_b:
+                and p.start_b <= cur.end_b and p.end_b >= cur.start_b and not (p.start_a < 0 and p.start_b < 0):
             first = cur if cur.first_a <= p.first_a else p
             last = cur if cur.last_a >= p.last_a else p
             out[-1] = Passage(cur.doc_a, cur.doc_b, cur.start_a, max(cur.end_a, p.end_a), min(cur.start_b, p.start_b),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -40,8 +41,9 @@ class Side:
     indexed); ``fingerprints`` holds numpy columns (``FINGERPRINT_COLUMNS``). ``unstored``: its
     documents whose text the index does not hold (``import`` of an export without texts stores an
     empty one): their scores count, their passages cannot be shown. ``unplaced``: its documents
-    whose rows were read as stored, so their spans are unknown (code of an older tokenizer, until
-    ``winnowdb upgrade``): the same. ``submission``: the indexed submission the source is a file
+    whose rows were read as stored, so their spans are unknown: code of an older tokenizer (until
+    ``winnowdb upgrade``), or a stored text of another length than the one indexed (damage
+    ``winnowdb check`` reports); the same. ``submission``: the indexed submission the source is a file
     of, or names; None for a file that is not indexed."""
 
     name: str
@@ -53,7 +55,7 @@ class Side:
     submission: str | None = None
     unplaced: frozenset = field(default_factory=frozenset)
 
-    @property
+    @cached_property
     def hidden(self) -> frozenset:
         """Its documents whose passages cannot be shown (``unstored`` and ``unplaced``)."""
         return self.unstored | self.unplaced
@@ -61,7 +63,8 @@ class Side:
 
 class Reader:
     """The read path over an open ``store.database.Store`` (light: commands that only run SQL,
-    such as ``pairs`` and ``stats``, never load numpy through it)."""
+    such as ``pairs``, never load numpy through it; ``stats`` does to show its common
+    fingerprints' text)."""
 
     def __init__(self, store) -> None:
         self.store = store

@@ -39,10 +39,15 @@ def _spans(reader, docs: dict, common: list[dict]) -> dict:
 
     from ..errors import WinnowError
 
-    try:
-        fps = reader.document_fingerprints([(doc, *docs[doc]) for doc in sorted(docs)])
-    except WinnowError:  # e.g. a normalizer this winnowdb does not know: no text to show
+    parts = []
+    for doc in sorted(docs):  # a few documents: one that cannot be read again leaves only its own out
+        try:
+            parts.append(reader.document_fingerprints([(doc, *docs[doc])]))
+        except WinnowError:  # e.g. a normalizer this winnowdb does not know: no text to show
+            continue
+    if not parts:
         return {}
+    fps = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
     wanted = {(row["example_doc"], row["hash"], row["example_pos"]) for row in common}
     at = np.flatnonzero(np.isin(fps["hash"], np.array([h for _, h, _ in wanted], dtype=np.int64)))
     out: dict = {}

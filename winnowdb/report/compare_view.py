@@ -49,7 +49,9 @@ def evidence_line(score: dict) -> str:
     kinds = [f"{label} {_pct(score.get(key))}" for key, label in KINDS if key in score]
     if any(score.get(key) is not None for key, _ in KINDS):
         parts.append(", ".join(kinds))
-    parts.append(f"passages cover {100 * score['coverage_a']:.1f}% of A, {100 * score['coverage_b']:.1f}% of B")
+    share = {key: "an unknown share" if score[key] is None else _pct(score[key])
+             for key in ("coverage_a", "coverage_b")}
+    parts.append(f"passages cover {share['coverage_a']} of A, {share['coverage_b']} of B")
     return " · ".join(parts)
 
 
@@ -150,9 +152,9 @@ def unstored_note(cmps) -> str | None:
     reasons = []
     if paths["unstored"]:
         reasons.append(f"the text of {who(paths['unstored'])} is not stored in this index (imported without texts)")
-    if paths["unplaced"]:
-        reasons.append(f"{who(paths['unplaced'])} was tokenized by an older winnowdb (`winnowdb upgrade` "
-                       f"tokenizes it again)")
+    if paths["unplaced"]:  # code of an older tokenizer, or (damage) a stored text not the one indexed
+        reasons.append(f"the fingerprints of {who(paths['unplaced'])} are not those of its stored text (code "
+                       f"tokenized by an older winnowdb: `winnowdb upgrade` tokenizes it again; else `winnowdb check`)")
     return (f"note: {'; '.join(reasons)}: {hidden} of {total} passage{'' if total == 1 else 's'} "
             f"cannot be shown; the scores are complete")
 

@@ -34,7 +34,7 @@ def _environment():
     env = Environment(loader=PackageLoader("winnowdb", "report/templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.globals["colours"] = COLOURS
-    env.filters["pct"] = lambda v: f"{100 * float(v or 0):.1f}%"
+    env.filters["pct"] = lambda v: "?" if v is None else f"{100 * float(v):.1f}%"
     return env
 
 

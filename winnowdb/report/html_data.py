@@ -148,8 +148,8 @@ class PassageRow:
     lines_a: tuple[int, int] | None  # None: the text is not stored, so its lines are unknown
     name_b: str
     lines_b: tuple[int, int] | None
-    chars_a: int
-    chars_b: int
+    chars_a: int | None  # None: its passages cannot be shown (``Side.hidden``)
+    chars_b: int | None
     matches: int
 
 
@@ -186,7 +186,8 @@ class PairView:
                                    None if p.doc_a in cmp.a.hidden else la[p.doc_a].span(p.start_a, p.end_a),
                                    self.short(cmp.b.paths[p.doc_b]),
                                    None if p.doc_b in cmp.b.hidden else lb[p.doc_b].span(p.start_b, p.end_b),
-                                   p.end_a - p.start_a, p.end_b - p.start_b, p.matches))
+                                   None if p.doc_a in cmp.a.hidden else p.end_a - p.start_a,
+                                   None if p.doc_b in cmp.b.hidden else p.end_b - p.start_b, p.matches))
         return rows
 
     @cached_property

@@ -39,11 +39,12 @@ __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries
 ROW_GROUP_ROWS = 8192
 #: rows per row group for a larger file (``row_group_rows``)
 LARGE_ROW_GROUP_ROWS = 32768
-#: from this file size on (about 250,000 documents of 2.7 KB), writes use ``LARGE_ROW_GROUP_ROWS``
+#: from this file size on (about 340,000 documents of 2.7 KB), writes use ``LARGE_ROW_GROUP_ROWS``
 LARGE_INDEX_BYTES = 2 * 10**9
-#: about how many bytes of index a byte of input text makes (2.8-2.9 for generated text at 100,000
-#: and 1,000,000 documents; code less): what ``connect_index`` plans for an add's input
-INDEX_BYTES_PER_INPUT_BYTE = 3
+#: about how many bytes of index a byte of input text makes (2.16 for generated text at 100,000
+#: documents since schema 7 stores no spans, 2.8-2.9 before; code less): what ``connect_index``
+#: plans for an add's input
+INDEX_BYTES_PER_INPUT_BYTE = 2.2
 
 
 def row_group_rows(file_bytes: int) -> int:
@@ -64,7 +65,7 @@ def planned_row_group_rows(path: str, adding_bytes: int = 0) -> int:
     """The rows per row group ``connect_index`` attaches the file ``path`` with (as large as it
     is now) for an add of ``adding_bytes`` bytes of input text."""
     size = os.path.getsize(path) if os.path.exists(path) else 0
-    return row_group_rows(size + INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes)))
+    return row_group_rows(size + int(INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes))))
 
 
 #: the catalog (database) name an index file is attached under
