@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 import winnowdb
-from winnowdb.store.writes import BULK_MEMORY_MB, bulk_writes, memory_bytes
+from winnowdb.store.dbfile import memory_bytes
+from winnowdb.store.writes import BULK_MEMORY_MB, bulk_writes
 
 
 @pytest.mark.parametrize("text,expected", [

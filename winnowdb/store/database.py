@@ -28,6 +28,7 @@ from ..errors import WinnowError
 from ..settings import IndexSettings
 from . import schema, sqlfiles
 from .dbfile import (
+    apply_memory_limit,
     connect_index,
     creating_prefix,
     describe_duckdb_error,
@@ -349,7 +350,8 @@ class Store:
     @contextmanager
     def setting_for_block(self, name: str, value: str, *, reset: bool = False):
         """DuckDB's configuration ``name`` set to ``value`` for a block, restored however it ends
-        (with ``reset``, to DuckDB's default: a memory limit read back is rounded)."""
+        (with ``reset``, to DuckDB's default: a memory limit read back is rounded; the memory
+        limit then to the one an index is opened with, ``dbfile.apply_memory_limit``)."""
         con = self._con
         before = con.execute("SELECT current_setting(?)", [name]).fetchall()[0][0]
         con.execute(f"SET {name} = ?", [str(value)])
@@ -359,6 +361,8 @@ class Store:
             try:
                 if reset:
                     con.execute(f"RESET {name}")
+                    if name == "memory_limit":
+                        apply_memory_limit(con)
                 else:
                     con.execute(f"SET {name} = ?", [str(before)])
             except (duckdb.Error, RuntimeError):

@@ -1,7 +1,14 @@
 """The index file on disk, around DuckDB: what is not a DuckDB file is refused before DuckDB
 opens it, DuckDB's errors about the file become one line a user can act on, temporaries left by
 a killed index creation are removed, DuckDB is kept offline (no extension downloads), and the file
-is opened with the row groups lookups need (``connect_index``).
+is opened with the row groups lookups need (``connect_index``), within a share of the machine's
+memory (``memory_limit``), spilling to a folder it can write (``temp_directory``).
+
+Memory. DuckDB's default limit is 80% of the machine's memory, and a big join uses what it may:
+`pairs --top 10` of a 1,000,000-document index took 19.7 GB of 23.5 GB, where with 6 GB it ran
+as fast (82 s against 92 s) and with 2 GB 6% slower, spilling the rest (bench/RESULTS.md). An
+index is opened with a quarter of the memory (at least ``MIN_MEMORY_BYTES``), or what
+``WINNOWDB_MEMORY_LIMIT`` says (a DuckDB size: ``8GB``, ``500MB``).
 
 Row groups. DuckDB skips the row groups whose zone maps (each column's min and max) cannot hold a
 looked-up value. A query looks up a few hundred hashes that fall anywhere in the hash range, and
@@ -31,8 +38,8 @@ from ..errors import WinnowError
 __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
            "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "LARGE_ROW_GROUP_ROWS",
            "LARGE_INDEX_BYTES", "INDEX_BYTES_PER_INPUT_BYTE", "row_group_rows", "planned_row_group_rows",
-           "CATALOG", "connect_index",
-           "disconnect_index"]
+           "CATALOG", "connect_index", "disconnect_index", "MEMORY_SHARE", "MIN_MEMORY_BYTES", "MEMORY_ENV",
+           "memory_limit", "apply_memory_limit", "temp_directory", "memory_bytes"]
 
 #: rows per row group of every table an index's connection writes, for an index file under
 #: ``LARGE_INDEX_BYTES`` (see the module docstring)
@@ -45,6 +52,73 @@ LARGE_INDEX_BYTES = 2 * 10**9
 #: documents since schema 7 stores no spans, 2.8-2.9 before; code less): what ``connect_index``
 #: plans for an add's input
 INDEX_BYTES_PER_INPUT_BYTE = 2.2
+
+
+_UNITS = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50}
+
+
+def memory_bytes(setting: str) -> int | None:
+    """DuckDB's memory_limit as it reads back ('18.7 GiB', '512.0 MiB', ...) in bytes; None if
+    it is not a size (e.g. no limit)."""
+    number, _, unit = setting.strip().partition(" ")
+    try:
+        return int(float(number) * _UNITS[unit.strip().lower() or "b"])
+    except (ValueError, KeyError):
+        return None
+
+
+#: the share of the machine's memory DuckDB may use for an index (module docstring)
+MEMORY_SHARE = 0.25
+#: but at least this much (DuckDB's own default is lower on a machine of under 2.5 GiB)
+MIN_MEMORY_BYTES = 2 * 2**30
+#: the environment variable that sets the limit instead (a DuckDB size such as 8GB)
+MEMORY_ENV = "WINNOWDB_MEMORY_LIMIT"
+
+
+def memory_limit() -> str | None:
+    """The memory limit an index is opened with, as DuckDB takes it: ``WINNOWDB_MEMORY_LIMIT``
+    when set, else ``MEMORY_SHARE`` of the machine's memory (at least ``MIN_MEMORY_BYTES``), in
+    bytes; None when the machine's memory is unknown (DuckDB's default then)."""
+    given = os.environ.get(MEMORY_ENV, "").strip()
+    if given:
+        return given
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+    return f"{max(MIN_MEMORY_BYTES, int(total * MEMORY_SHARE))}B"
+
+
+def apply_memory_limit(con) -> None:
+    """Set ``memory_limit()`` on the DuckDB instance of ``con``: a size given by
+    ``WINNOWDB_MEMORY_LIMIT`` as it is, the default share only where it is below DuckDB's own
+    limit (which follows a container's limit). A size DuckDB refuses is a one-line error."""
+    limit = memory_limit()
+    if limit is None:
+        return
+    if not os.environ.get(MEMORY_ENV, "").strip():
+        now = memory_bytes(str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]))
+        if now is not None and now <= int(limit[:-1]):
+            return
+    try:
+        con.execute("SET memory_limit = ?", [limit])
+    except duckdb.Error:
+        raise WinnowError(f"{MEMORY_ENV}={limit!r} is not a memory size DuckDB takes (e.g. 8GB, 500MB)") from None
+
+
+def temp_directory(path: str) -> str:
+    """Where DuckDB spills for the index file ``path``: ``path.tmp`` beside it (as DuckDB does
+    for a file it opens itself), or, where that folder cannot be written (an index on a read-only
+    disk, opened to read), a folder of the system's temporary directory named after it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.access(folder, os.W_OK | os.X_OK):
+        return path + ".tmp"
+    import hashlib
+    import tempfile
+
+    digest = hashlib.blake2b(os.path.realpath(path).encode(), digest_size=8).hexdigest()
+    return os.path.join(tempfile.gettempdir(), f"winnowdb-{digest}.tmp")
 
 
 def row_group_rows(file_bytes: int) -> int:
@@ -94,7 +168,8 @@ def connect_index(path: str, read_only: bool = False, adding_bytes: int = 0) -> 
             host = duckdb.connect()
             try:
                 no_network_extensions(host)
-                host.execute("SET temp_directory = ?", [path + ".tmp"])
+                host.execute("SET temp_directory = ?", [temp_directory(path)])
+                apply_memory_limit(host)
                 mode = "READ_ONLY, " if read_only else ""
                 rows = planned_row_group_rows(path, adding_bytes)
                 host.execute(f"ATTACH ? AS {CATALOG} ({mode}ROW_GROUP_SIZE {rows})", [path])

@@ -30,9 +30,8 @@ from typing import Callable
 
 from . import sqlfiles
 from .buckets import BUCKETS, hash_range
-from .dbfile import ROW_GROUP_ROWS
+from .dbfile import ROW_GROUP_ROWS, memory_bytes
 from .schema import RUNS_KEY, read_meta, write_meta
-from .writes import memory_bytes
 
 __all__ = ["QUERY_HASHES", "MERGE_FACTOR", "MERGE_MEMORY_MB", "runs_of", "recorded_runs", "record_run", "merge_due",
            "merge", "unrecorded", "rewrite_shared_hashes"]

@@ -13,8 +13,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from . import sqlfiles, stats
+from .dbfile import memory_bytes
 
-__all__ = ["write_batch", "record_times", "remove_documents", "bulk_writes", "memory_bytes", "BULK_CHECKPOINT_MB",
+__all__ = ["write_batch", "record_times", "remove_documents", "bulk_writes", "BULK_CHECKPOINT_MB",
            "BULK_MEMORY_MB", "VALUE_MEMORY_FACTOR", "VALUE_MEMORY_MARGIN_MB"]
 
 #: how much write-ahead log a bulk write lets build up before DuckDB checkpoints it into the
@@ -27,20 +28,6 @@ BULK_CHECKPOINT_MB = 256
 #: 100,000 documents: peak 940 MB at 384, 1,077 MB at 512, each a few seconds slower than the
 #: last (the statistics look the add's hash ranges up again, from disk once evicted; bench/RESULTS.md)
 BULK_MEMORY_MB = 384
-
-_UNITS = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50}
-
-
-def memory_bytes(setting: str) -> int | None:
-    """DuckDB's memory_limit as it reads back ('18.7 GiB', '512.0 MiB', ...) in bytes; None if
-    it is not a size (e.g. no limit)."""
-    number, _, unit = setting.strip().partition(" ")
-    try:
-        return int(float(number) * _UNITS[unit.strip().lower() or "b"])
-    except (ValueError, KeyError):
-        return None
-
 
 #: how many times its size in memory DuckDB may need to store one value (a huge document's text,
 #: as UTF-8: up to twice the bytes of a file in a legacy encoding; DuckDB held two blocks of its
