@@ -105,3 +105,30 @@ def test_import_pairs_binds_its_source_path(index_db, tmp_path):
     con = Recording(duckdb.connect())
     assert export.import_pairs(con, pairs_dir) == expected > 0
     assert _spelled(con.statements, pairs_dir) == []
+
+
+def test_a_format_2_export_with_spans_is_read_in_place_and_imported(exported, index_db, tmp_path):
+    """Before index schema 7 an export's fingerprints also held start_offset and end_offset
+    (format 2): it is still read in place (the views leave the two columns out) and imported."""
+    import json
+
+    out, _, _ = exported
+    con = duckdb.connect()
+    for part in sorted((out / "fingerprints").rglob("*.parquet")):  # add the spans, as format 2 had them
+        con.execute("COPY (SELECT *, CAST(pos AS INTEGER) AS start_offset, CAST(pos + 5 AS INTEGER) AS end_offset "
+                    "FROM read_parquet(?)) TO ? (FORMAT parquet)", [str(part), str(part) + ".new"])
+        (part.parent / (part.name + ".new")).replace(part)
+    manifest = json.loads((out / export.MANIFEST).read_text())
+    (out / export.MANIFEST).write_text(json.dumps({**manifest, "version": 2}))
+    assert con.execute("SELECT COUNT(*) FROM parquet_schema(?) WHERE name = 'end_offset'",
+                       [str(next((out / "fingerprints").rglob("*.parquet")))]).fetchall()[0][0] == 1
+    with winnowdb.open(index_db, read_only=True) as idx:
+        want = sorted((p["a"], p["b"], p["shared"]) for p in idx.pairs(top=0))
+    view = duckdb.connect()
+    export.duckdb_views(view, out)
+    assert [c for (c,) in view.execute("SELECT column_name FROM (DESCRIBE fingerprints)").fetchall()] == \
+        ["hash", "doc", "pos"]
+    assert view.execute("SELECT a, b, shared FROM pairs ORDER BY a, b").fetchall() == want
+    export.import_parquet(out, tmp_path / "imported.duckdb")
+    with winnowdb.open(tmp_path / "imported.duckdb", read_only=True) as idx:
+        assert sorted((p["a"], p["b"], p["shared"]) for p in idx.pairs(top=0)) == want
