@@ -365,7 +365,7 @@ class Store:
                         apply_memory_limit(con)
                 else:
                     con.execute(f"SET {name} = ?", [str(before)])
-            except (duckdb.Error, RuntimeError):
+            except (duckdb.Error, RuntimeError, WinnowError):
                 pass  # never hide the error or interrupt that ended the block
 
     @contextmanager

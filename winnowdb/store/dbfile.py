@@ -2,7 +2,7 @@
 opens it, DuckDB's errors about the file become one line a user can act on, temporaries left by
 a killed index creation are removed, DuckDB is kept offline (no extension downloads), and the file
 is opened with the row groups lookups need (``connect_index``), within a share of the machine's
-memory (``memory_limit``), spilling to a folder it can write (``temp_directory``).
+memory (``apply_memory_limit``), spilling to a folder it can write (``temp_directory``).
 
 Memory. DuckDB's default limit is 80% of the machine's memory, and a big join uses what it may:
 `pairs --top 10` of a 1,000,000-document index took 19.7 GB of 23.5 GB, where with 6 GB it ran
@@ -39,7 +39,7 @@ __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries
            "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "LARGE_ROW_GROUP_ROWS",
            "LARGE_INDEX_BYTES", "INDEX_BYTES_PER_INPUT_BYTE", "row_group_rows", "planned_row_group_rows",
            "CATALOG", "connect_index", "disconnect_index", "MEMORY_SHARE", "MIN_MEMORY_BYTES", "MEMORY_ENV",
-           "memory_limit", "apply_memory_limit", "temp_directory", "memory_bytes"]
+           "default_memory_bytes", "apply_memory_limit", "temp_directory", "memory_bytes"]
 
 #: rows per row group of every table an index's connection writes, for an index file under
 #: ``LARGE_INDEX_BYTES`` (see the module docstring)
@@ -76,35 +76,31 @@ MIN_MEMORY_BYTES = 2 * 2**30
 MEMORY_ENV = "WINNOWDB_MEMORY_LIMIT"
 
 
-def memory_limit() -> str | None:
-    """The memory limit an index is opened with, as DuckDB takes it: ``WINNOWDB_MEMORY_LIMIT``
-    when set, else ``MEMORY_SHARE`` of the machine's memory (at least ``MIN_MEMORY_BYTES``), in
-    bytes; None when the machine's memory is unknown (DuckDB's default then)."""
-    given = os.environ.get(MEMORY_ENV, "").strip()
-    if given:
-        return given
+def default_memory_bytes() -> int | None:
+    """``MEMORY_SHARE`` of the machine's memory, at least ``MIN_MEMORY_BYTES``; None when the
+    machine's memory is unknown (DuckDB's default then)."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         return None
-    return f"{max(MIN_MEMORY_BYTES, int(total * MEMORY_SHARE))}B"
+    return max(MIN_MEMORY_BYTES, int(total * MEMORY_SHARE))
 
 
 def apply_memory_limit(con) -> None:
-    """Set ``memory_limit()`` on the DuckDB instance of ``con``: a size given by
-    ``WINNOWDB_MEMORY_LIMIT`` as it is, the default share only where it is below DuckDB's own
-    limit (which follows a container's limit). A size DuckDB refuses is a one-line error."""
-    limit = memory_limit()
-    if limit is None:
+    """Set the memory limit an index is opened with on the DuckDB instance of ``con``: the size
+    ``WINNOWDB_MEMORY_LIMIT`` gives, as it is (one it refuses is a one-line error), else
+    ``default_memory_bytes`` where that is below DuckDB's own limit (which follows a container's)."""
+    given = os.environ.get(MEMORY_ENV, "").strip()
+    if given:
+        try:
+            con.execute("SET memory_limit = ?", [given])
+        except duckdb.Error:
+            raise WinnowError(f"{MEMORY_ENV}={given!r} is not a memory size DuckDB takes (e.g. 8GB, 500MB)") from None
         return
-    if not os.environ.get(MEMORY_ENV, "").strip():
-        now = memory_bytes(str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]))
-        if now is not None and now <= int(limit[:-1]):
-            return
-    try:
-        con.execute("SET memory_limit = ?", [limit])
-    except duckdb.Error:
-        raise WinnowError(f"{MEMORY_ENV}={limit!r} is not a memory size DuckDB takes (e.g. 8GB, 500MB)") from None
+    share = default_memory_bytes()
+    now = memory_bytes(str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]))
+    if share is not None and (now is None or share < now):
+        con.execute("SET memory_limit = ?", [f"{share}B"])
 
 
 def temp_directory(path: str) -> str:
