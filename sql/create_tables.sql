@@ -1,4 +1,4 @@
--- create_tables.sql: the tables of a winnowdb index (schema version 7).
+-- create_tables.sql: the tables of a winnowdb index (schema version 8).
 -- Run once when an index is created. Everything a report needs lives here, so an index keeps
 -- working after the original files moved or were deleted.
 --
@@ -46,7 +46,10 @@
 -- version replaces its row in the transaction that indexes it, and one add lists each file once;
 -- `winnowdb check` verifies it (check_duplicate_paths.sql). Since schema 5 no UNIQUE index
 -- enforces it as well: keeping one cost a 100,000-document add about 4 s of its 30 s (an index
--- entry per path in both tables, bench/RESULTS.md), and no read looks a path up through it.
+-- entry per path in both tables, bench/RESULTS.md). Since schema 8 a plain index on
+-- documents.path (documents_path: no constraint, documents only, filled once per add when its
+-- documents move in) lets query, compare and report find the document at a path without reading
+-- every path (1,000,000 documents: 17 ms -> 0.5 ms a lookup; side_document_at_path.sql).
 CREATE TABLE settings (
     key VARCHAR NOT NULL PRIMARY KEY,
     value VARCHAR NOT NULL
@@ -76,6 +79,7 @@ CREATE TABLE documents (
     mtime_ns BIGINT,
     ctime_ns BIGINT
 );
+CREATE INDEX documents_path ON documents (path);
 CREATE TABLE documents_pending (
     doc INTEGER NOT NULL PRIMARY KEY,
     path VARCHAR NOT NULL,  -- one row per path (see above)

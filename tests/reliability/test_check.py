@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from winnowdb.store.check import check_index
+from winnowdb.store.schema import SCHEMA_VERSION
 
 from .reliability_helpers import one_line_error, raw_sql, run
 
@@ -72,6 +73,7 @@ DAMAGE = [
     ("duplicate-setting", [*_unkeyed("settings"), "INSERT INTO settings VALUES ('k', '5')"], "settings keys",
      "'k' is stored 2 times"),
     ("lost-key", _unkeyed("documents"), "keys", "table documents has lost its PRIMARY KEY (doc)"),
+    ("lost-path-index", ["DROP INDEX documents_path"], "keys", "table documents has lost its INDEX (path)"),
     ("missing-setting", ["DELETE FROM settings WHERE key = 'hash_version'"], "settings",
      "required setting 'hash_version' is missing"),
     ("bad-k", ["UPDATE settings SET value = 'zero' WHERE key = 'k'"], "settings", "not a positive whole number"),
@@ -79,8 +81,8 @@ DAMAGE = [
      "normalizer 'klingon' is unknown"),
     ("other-hash", ["UPDATE settings SET value = 'md5-v0' WHERE key = 'hash_version'"], "settings",
      "would not match the stored fingerprints"),
-    ("future-schema", ["UPDATE settings SET value = '8' WHERE key = 'schema_version'"], "settings",
-     "schema version 8 is newer than this winnowdb reads"),
+    ("future-schema", [f"UPDATE settings SET value = '{SCHEMA_VERSION + 1}' WHERE key = 'schema_version'"],
+     "settings", f"schema version {SCHEMA_VERSION + 1} is newer than this winnowdb reads"),
     ("old-schema", ["UPDATE settings SET value = '0' WHERE key = 'schema_version'"], "settings",
      "schema version 0 is older"),
     ("duplicate-doc-id", [*_unkeyed("documents"), "UPDATE documents SET doc = 1 WHERE doc = 2"], "document ids",
@@ -104,7 +106,8 @@ DAMAGE = [
     ("bad-kind", ["UPDATE documents SET kind = 'weird' WHERE doc = 7"], "document values", "kind 'weird'"),
     ("negative-size", ["UPDATE documents SET units = -3 WHERE doc = 7"], "document values", "units -3"),
     ("dropped-table", ["DROP TABLE document_texts"], "tables", "table document_texts is missing"),
-    ("dropped-column", ["ALTER TABLE documents DROP COLUMN simhash"], "tables", "column documents.simhash is missing"),
+    ("dropped-column", ["DROP INDEX documents_path", "ALTER TABLE documents DROP COLUMN simhash"], "tables",
+     "column documents.simhash is missing"),
 ]
 
 

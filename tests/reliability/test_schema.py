@@ -47,7 +47,7 @@ def index(tmp_path):
 
 def test_the_index_records_its_schema_version(index):
     settings = dict(raw_sql(index, "SELECT key, value FROM settings"))
-    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "7"
+    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "8"
     assert settings["hash_version"] and settings["created_by"].startswith("winnowdb ")
     assert not BOOKKEEPING & set(settings)  # the user-facing settings hold settings only
     meta = dict(raw_sql(index, "SELECT key, value FROM meta"))
@@ -382,8 +382,15 @@ def _class(folder: Path, n: int, first: int = 0) -> Path:
     return folder
 
 
+def _age_to_schema_7(db: Path) -> None:
+    """Make ``db`` what schema 7 stored: no index on the documents' paths."""
+    raw_sql(db, "DROP INDEX documents_path", "UPDATE settings SET value = '7' WHERE key = 'schema_version'")
+
+
 def _age_to_schema_3(db: Path) -> None:
-    """Make ``db`` what schema 3 stored: no common_hashes table, nothing in meta about it."""
+    """Make ``db`` what schema 3 stored: no common_hashes table, nothing in meta about it (and
+    nothing of schemas 4 to 8)."""
+    _age_to_schema_7(db)
     raw_sql(db, "DROP TABLE common_hashes")
     raw_sql(db, "DELETE FROM meta WHERE key = 'common_hashes_max_df'")
     raw_sql(db, "UPDATE settings SET value = '3' WHERE key = 'schema_version'")
@@ -479,6 +486,7 @@ _PATH_KEYS = "SELECT table_name FROM duckdb_constraints() WHERE constraint_type 
 def _age_to_schema_4(db: Path) -> None:
     """Make ``db`` what schema 4 stored: documents and documents_pending with UNIQUE(path) (and
     without the files' times of schema 6)."""
+    _age_to_schema_7(db)
     con = duckdb.connect(str(db))
     try:
         for table in ("documents", "documents_pending"):
@@ -545,6 +553,7 @@ def test_a_schema_5_index_gets_the_files_times_on_its_next_add(tmp_path):
         os.utime(f, ns=(old, old))
     assert run(["add", essays, "--db", db]).returncode == 0
     documents = raw_sql(db, "SELECT * EXCLUDE (mtime_ns, ctime_ns) FROM documents ORDER BY doc")
+    _age_to_schema_7(db)
     raw_sql(db, *(f"ALTER TABLE {t} DROP COLUMN {c}" for t in ("documents", "documents_pending")
                   for c in ("mtime_ns", "ctime_ns")),
             "UPDATE settings SET value = '5' WHERE key = 'schema_version'")
@@ -595,6 +604,7 @@ def test_a_schema_6_index_loses_the_spans_and_shows_the_same_passages(tmp_path):
     passages = json.loads(want)["passages"]
     assert passages and all(p["text_a"] and p["start_a"] < p["end_a"] for p in passages)
     # schema 6: the spans stored beside each row (their values do not matter to the migration)
+    _age_to_schema_7(db)
     raw_sql(db, "ALTER TABLE fingerprints ADD COLUMN start_offset INTEGER DEFAULT 0",
             "ALTER TABLE fingerprints ADD COLUMN end_offset INTEGER DEFAULT 1",
             "UPDATE settings SET value = '6' WHERE key = 'schema_version'")
@@ -608,4 +618,35 @@ def test_a_schema_6_index_loses_the_spans_and_shows_the_same_passages(tmp_path):
     assert _fingerprint_rows(db) == rows
     assert _pairs_by_name(db) == pairs
     assert _compare(db, a, b) == want
+    assert run(["check", "--db", db]).returncode == 0
+
+
+def test_a_schema_7_index_gets_the_path_index_and_reads_the_same(tmp_path):
+    # schema 8 keeps an index on the documents' paths (query, compare and report look a path up
+    # through it); the migration builds it, and every row, pair and query stays as it was
+    import json
+
+    db = tmp_path / "old.duckdb"
+    essays = _class(tmp_path / "essays", 8)
+    assert run(["add", essays, "--db", db]).returncode == 0
+    index_sql = "SELECT index_name, table_name, expressions FROM duckdb_indexes() WHERE NOT is_primary"
+    assert raw_sql(db, index_sql) == [("documents_path", "documents", "[path]")]
+    a, b = essays / "essay000.txt", essays / "essay001.txt"
+    want = _compare(db, a, b)
+    pairs = _pairs_by_name(db)
+    r = run(["query", a, "--db", db, "-f", "json"])
+    assert r.returncode == 0, r.stderr
+    hits = json.loads(r.stdout)
+    assert hits
+    _age_to_schema_7(db)
+    assert raw_sql(db, index_sql) == []
+    r = run(["query", a, "--db", db])  # a read-only open refuses an older schema
+    assert r.returncode == 2 and "winnowdb upgrade" in r.stderr, r.stderr
+    r = run(["upgrade", "--db", db])
+    assert r.returncode == 0 and f"upgraded from schema version 7 to {NOW}" in r.stdout, r.stdout + r.stderr
+    assert raw_sql(db, index_sql) == [("documents_path", "documents", "[path]")]
+    r = run(["query", a, "--db", db, "-f", "json"])
+    assert r.returncode == 0 and json.loads(r.stdout) == hits, r.stderr
+    assert _compare(db, a, b) == want
+    assert _pairs_by_name(db) == pairs
     assert run(["check", "--db", db]).returncode == 0

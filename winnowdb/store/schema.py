@@ -27,7 +27,7 @@ __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "RUNS_KE
            "create_views", "check_version", "read_settings", "write_setting", "remove_setting", "read_meta",
            "write_meta", "stale_code_count", "upgrade"]
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 def _v1_to_v2(con) -> None:
@@ -58,6 +58,10 @@ def _v6_to_v7(con) -> None:
     con.execute(sqlfiles.load("migrate_6_to_7"))
 
 
+def _v7_to_v8(con) -> None:
+    con.execute(sqlfiles.load("migrate_7_to_8"))
+
+
 #: Schema upgrades. ``MIGRATIONS[v]`` turns a schema-``v`` index into schema ``v + 1`` given an open
 #: connection inside a transaction; a writable open runs every step from the index's version up to
 #: ``SCHEMA_VERSION`` and records the new version in the same transaction, so an upgrade is
@@ -67,9 +71,13 @@ def _v6_to_v7(con) -> None:
 #: (``sql/migrate_3_to_4.sql``, filled for the remembered default max-df); 4 -> 5: no UNIQUE
 #: index on the documents' paths (``sql/migrate_4_to_5.sql``); 5 -> 6: the files' modification
 #: times, NULL until the next add reads them (``sql/migrate_5_to_6.sql``, ``ingest/unchanged.py``);
-#: 6 -> 7: the fingerprints' spans in the original text dropped (``sql/migrate_6_to_7.sql``).
+#: 6 -> 7: the fingerprints' spans in the original text dropped (``sql/migrate_6_to_7.sql``);
+#: 7 -> 8: an index on the documents' paths (``sql/migrate_7_to_8.sql``). A later step that
+#: alters or remakes documents drops ``documents_path`` first and makes it again (DuckDB does not
+#: alter a table that an index depends on).
 MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {
-    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7}
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7,
+    7: _v7_to_v8}
 
 #: meta key holding a digest of the SQL of the views stored in the index (``create_views``)
 VIEWS_DIGEST = "views_digest"
