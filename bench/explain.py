@@ -7,8 +7,9 @@ usage:
 For issue 20 ("record EXPLAIN ANALYZE of the main queries before and after"): run it once with
 the checkout before a change on an index that checkout built, once after, and keep both files
 (bench/results/explain/). The queries are that checkout's own sql/ files with their parameters
-bound as the commands bind them: ``pairs.sql`` (as ``pairs --top 10``), ``query_hits.sql`` (the
-hits of DOC, fingerprinted with the index's settings) and ``index_summary.sql`` (``stats``).
+bound as the commands bind them: ``pairs.sql`` (as ``pairs --top 10``), ``query_found.sql`` and
+``query_hits.sql`` (the hits of DOC, fingerprinted with the index's settings; a checkout before
+the query's two statements has query_hits.sql alone) and ``index_summary.sql`` (``stats``).
 Each plan is DuckDB's ``EXPLAIN ANALYZE`` text (operator timings and row counts); the wall time
 of the query run alone is given beside it.
 """
@@ -60,7 +61,9 @@ def main() -> None:
              f"- winnowdb {winnowdb.__version__} from {root} (winnowdb/ and sql/ last changed in {commit}); "
              f"duckdb {duckdb.__version__}",
              f"- command: `{' '.join(['python', 'bench/explain.py', *sys.argv[1:]])}`", ""]
-    for name in ("pairs", "query_hits", "index_summary"):
+    names = [n for n in ("pairs", "query_found", "query_hits", "index_summary")
+             if (sqlfiles.sql_dir() / f"{n}.sql").is_file()]  # query_found.sql: since the query's two statements
+    for name in names:
         sql = sqlfiles.load(name)
         bound = sqlfiles.bind(sql, values)
         if name == "pairs":
@@ -71,6 +74,8 @@ def main() -> None:
         plan = con.execute("EXPLAIN ANALYZE " + sql, bound).fetchall()
         text = "\n".join(str(row[-1]) for row in plan)
         lines += [f"## {name}.sql: {wall:.3f} s", "", "```", text.rstrip(), "```", ""]
+        if name == "query_found":  # query_hits.sql reads its rows, as Index.query passes them
+            con.register("query_found", con.execute(sql, bound).fetchnumpy())
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(lines))
     print(f"wrote {args.out}")

@@ -340,8 +340,8 @@ def _params(con) -> dict:
 #: relations that some files read and that are themselves the result of a query file
 #: (materialized by the caller as in winnowdb.sketches): (relation, file, extra parameters)
 DERIVED = [("usable_hashes", "cluster_usable_hashes", {}), ("counted_hashes", "countable_hashes", {}),
-           ("query_hit_rows", "query_hits", {}), ("hit_hashes", "hit_hashes_stored", {}),
-           ("hit_text", "text_evidence", {})]
+           ("query_found", "query_found", {}), ("query_hit_rows", "query_hits", {}),
+           ("hit_hashes", "hit_hashes_stored", {}), ("hit_text", "text_evidence", {})]
 
 #: (query file, parameter overrides): the same file may run with several bindings. Run here over
 #: the exported Parquet files (the layout Spark reads in production).
@@ -350,9 +350,11 @@ PARITY = [
     ("pairs", {"new_label": "2024", "min_shared": 3}),
     ("pairs", {"max_df": 2}),
     ("pairs", {"min_score": 0.5}),
-    ("query_hits", {}),
+    ("query_found", {}),
+    ("query_found", {"exclude": None}),
+    ("query_found", {"common_floor": NO_COMMON_FLOOR}),  # the too common hashes from shared_hashes (Spark's way)
+    ("query_hits", {}),  # the hits of query_found's rows (reads query_found, derived above)
     ("query_hits", {"top": 2, "exclude": None}),
-    ("query_hits", {"common_floor": NO_COMMON_FLOOR}),  # the too common hashes from shared_hashes (Spark's way)
     ("passage_matches", {}),
     ("countable_hashes", {}),
     ("countable_hashes", {"common_floor": NO_COMMON_FLOOR}),

@@ -120,10 +120,21 @@ VALUES = {"max_df": 10, "common_floor": 10, "min_shared": 1, "new_label": None, 
 
 
 def run_core(con, name: str, **values) -> list[tuple]:
-    """One of the CORE queries, run as the product runs it (its parameters bound by name)."""
-    sql = sqlfiles.load(name)
+    """One of the CORE queries, run as the product runs it (its parameters bound by name;
+    query_hits after query_found, whose rows it reads)."""
     values = {**VALUES, **values}
-    return con.execute(sql, {p: values[p] for p in sqlfiles.parameters(sql)}).fetchall()
+
+    def run(file: str):
+        sql = sqlfiles.load(file)
+        return con.execute(sql, {p: values[p] for p in sqlfiles.parameters(sql)})
+
+    if name != "query_hits":
+        return run(name).fetchall()
+    con.register("query_found", run("query_found").fetchnumpy())
+    try:
+        return run(name).fetchall()
+    finally:
+        con.unregister("query_found")
 
 
 def register_fingerprints(con, rows=None) -> None:

@@ -1,10 +1,12 @@
 """``query``: which indexed submissions share passages with one document, ranked.
 
 The document is a side (``sides.Reader``: an indexed file or submission, or a file fingerprinted
-under the index's settings). ``sql/query_hits.sql`` finds the hits from the index's occurrences
-of its usable hashes (read from the few row groups that hold them: fingerprints are stored
-ordered by hash) and keeps the ``top`` best by the pair score estimated with their stored sizes
-and the ``top`` sharing the most; ``sql/query_hit_sizes.sql`` gives each
+under the index's settings). ``sql/query_found.sql`` reads the index's occurrences of its usable
+hashes (from the few row groups that hold them: fingerprints are stored ordered by hash);
+``sql/query_hits.sql`` finds the hits from them and keeps the ``top`` best by the pair score
+estimated with their stored sizes and the ``top`` sharing the most (two statements, so that
+DuckDB plans the documents' join knowing how few the occurrences are);
+``sql/query_hit_sizes.sql`` gives each
 its size and scores, from the hit's own hashes, computed again from its stored text
 (``Reader.document_fingerprints``), and orders them by the pair score (docs/score.md; for code,
 with the query's text family, ``Reader.text_families``, and ``sql/text_evidence.sql``), of which
@@ -33,8 +35,10 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     cap = reader.max_df(max_df)
     floor = common_floor(store)  # too common hashes: from common_hashes at or above it
     with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
-        found = store.columns("query_hits", top=int(top) if top and top > 0 else None, max_df=cap, common_floor=floor,
-                              exclude=side.submission, min_shared=max(1, int(min_shared)))
+        found = store.columns("query_found", max_df=cap, common_floor=floor, exclude=side.submission)
+    with store.relations(query_found=found):  # a second statement: DuckDB then knows how few they are
+        found = store.columns("query_hits", top=int(top) if top and top > 0 else None, exclude=side.submission,
+                              min_shared=max(1, int(min_shared)))
     if found["sub"].shape[0] == 0:
         return []
     hits = {"sub": found["sub"].astype(np.int32), "submission": found["submission"].astype(object),

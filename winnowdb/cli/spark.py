@@ -223,7 +223,7 @@ def spark_query(
     master: Optional[str] = MasterOption,
     conf: Optional[List[str]] = ConfOption,
 ) -> None:
-    """Which submissions of an export share passages with FILE (sql/query_hits.sql on Spark)."""
+    """Which submissions of an export share passages with FILE (sql/query_found.sql and query_hits.sql on Spark)."""
     from ..spark import lookup
 
     with _spark_guard():

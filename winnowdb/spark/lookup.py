@@ -1,7 +1,7 @@
 """Looking one file up in an export on Spark: ``query``, as ``Index.query`` on a DuckDB index.
 
-``sql/query_hits.sql`` finds the submissions sharing passages with the file, ``query_hit_sizes.sql``
-gives them their sizes and scores (the hits' hashes read from the stored fingerprints, and the
+``sql/query_found.sql`` and ``query_hits.sql`` find the submissions sharing passages with the file,
+``query_hit_sizes.sql`` gives them their sizes and scores (the hits' hashes read from the stored fingerprints, and the
 code text family's evidence from ``text_evidence.sql``), all unchanged on Spark
 (``winnowdb.spark.sql``).
 """
@@ -19,9 +19,9 @@ __all__ = ["query"]
 
 def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, max_df: int | None = None,
           min_shared: int = 1, registered: bool = False) -> list[dict]:
-    """``sql/query_hits.sql`` and ``query_hit_sizes.sql`` on Spark: the submissions of an export
-    sharing passages with ``source``, with sizes and scores (the hits' hashes read from the stored
-    fingerprints: ``hit_hashes_stored.sql``).
+    """``sql/query_found.sql``, ``query_hits.sql`` and ``query_hit_sizes.sql`` on Spark: the
+    submissions of an export sharing passages with ``source``, with sizes and scores (the hits'
+    hashes read from the stored fingerprints: ``hit_hashes_stored.sql``).
 
     As ``Index.query``: an indexed file (or submission) is looked up by its stored fingerprints
     and does not find itself; any other file is fingerprinted with the export's settings.
@@ -55,8 +55,10 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
     text.selectExpr("CAST(0 AS INT) AS qid", "hash").createOrReplaceTempView("query_text_hashes")
     cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
     floor = NO_COMMON_FLOOR  # the too common hashes from shared_hashes: an export may lack common_hashes
-    hits = ssql.run(spark, "query_hits", max_df=cap, common_floor=floor, exclude=exclude,
-                    min_shared=max(1, int(min_shared)), top=int(top) if top and top > 0 else None)
+    found = ssql.run(spark, "query_found", max_df=cap, common_floor=floor, exclude=exclude)
+    found.cache().createOrReplaceTempView("query_found")
+    hits = ssql.run(spark, "query_hits", exclude=exclude, min_shared=max(1, int(min_shared)),
+                    top=int(top) if top and top > 0 else None)
     hits.cache().createOrReplaceTempView("query_hit_rows")  # sizes and scores next, as Index.query
     try:
         ssql.run(spark, "hit_hashes_stored").createOrReplaceTempView("hit_hashes")
@@ -67,3 +69,4 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
         return ranked[:top] if top and top > 0 else ranked
     finally:
         hits.unpersist()
+        found.unpersist()

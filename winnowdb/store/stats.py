@@ -294,7 +294,7 @@ def _kept_floor(con) -> int | None:
 
 
 def common_floor(store) -> int:
-    """The ``$common_floor`` of the queries that exclude too common hashes (query_hits.sql,
+    """The ``$common_floor`` of the queries that exclude too common hashes (query_found.sql,
     query_hit_sizes.sql): they read common_hashes for a max-df at least this, else shared_hashes."""
     floor = _kept_floor(store.connection)
     return NO_COMMON_FLOOR if floor is None else floor
