@@ -1,8 +1,12 @@
 -- query_found.sql: the index's occurrences of one query document's usable hashes (the first step of
 -- a query; query_hits.sql ranks the submissions they are in).
 -- The query's fingerprints are the relation query_fingerprints(hash); the query may itself be
--- indexed (then $exclude names its submission, and only its hashes in two or more submissions
--- are looked up: any other is in its own submission alone, which it does not report).
+-- indexed (then $exclude names its submission, whose occurrences query_hits.sql leaves out).
+-- An indexed query looks up its usable hashes as any other does; with a --max-df below the
+-- default, which reads shared_hashes anyway, only those in two or more submissions (any other is
+-- in its own submission alone). Looking an indexed query's hashes up in shared_hashes first to
+-- skip those cost more than it saved: at 1,000,000 documents a read of 16M of its rows, 8-14 ms
+-- of a query (bench/RESULTS.md, Read path).
 -- The same exclusions as pairs.sql: boilerplate hashes, and hashes in more than $max_df
 -- submissions (their df is kept in shared_hashes; a hash not there is in at most one), count
 -- neither as shared nor in the query's size. The too common ones are read from common_hashes,
@@ -25,10 +29,10 @@ WITH q AS (
     SELECT DISTINCT hash FROM query_fingerprints
 ),
 q_df AS (  -- the query's hashes kept in shared_hashes (in two or more submissions), with their df:
-           -- read for an indexed query, and for the too common ones when common_hashes does not
-           -- serve $max_df (else DuckDB prunes this scan: its condition is false)
+           -- read when common_hashes does not serve $max_df (else DuckDB prunes this scan: its
+           -- condition is false)
     SELECT s.hash, s.df FROM shared_hashes s JOIN q ON s.hash = q.hash
-    WHERE $exclude IS NOT NULL OR $max_df < $common_floor
+    WHERE $max_df < $common_floor
 ),
 q_common AS (  -- the query's hashes in more than $max_df submissions
     SELECT c.hash FROM common_hashes c JOIN q ON c.hash = q.hash
@@ -42,9 +46,9 @@ q_usable AS (  -- the query's hashes that count: not too common, not boilerplate
       AND NOT EXISTS (SELECT 1 FROM boilerplate_hashes b WHERE b.hash = q.hash)
 ),
 q_lookup AS (  -- the hashes that can be found in another submission
-    SELECT hash FROM q_usable WHERE $exclude IS NULL
+    SELECT hash FROM q_usable WHERE $exclude IS NULL OR $max_df >= $common_floor
     UNION ALL
-    SELECT u.hash FROM q_usable u JOIN q_df ON q_df.hash = u.hash WHERE $exclude IS NOT NULL
+    SELECT u.hash FROM q_usable u JOIN q_df ON q_df.hash = u.hash WHERE $exclude IS NOT NULL AND $max_df < $common_floor
 )
 SELECT f.doc, f.hash, (SELECT COUNT(*) FROM q_usable) AS query_fingerprints
 FROM fingerprints f
