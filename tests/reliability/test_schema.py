@@ -650,3 +650,19 @@ def test_a_schema_7_index_gets_the_path_index_and_reads_the_same(tmp_path):
     assert _compare(db, a, b) == want
     assert _pairs_by_name(db) == pairs
     assert run(["check", "--db", db]).returncode == 0
+
+
+def test_a_lost_path_index_is_reported_by_check_and_made_again_by_upgrade(tmp_path):
+    db = tmp_path / "idx.duckdb"
+    essays = _class(tmp_path / "essays", 4)
+    assert run(["add", essays, "--db", db]).returncode == 0
+    raw_sql(db, "DROP INDEX documents_path")
+    r = run(["check", "--db", db])
+    assert r.returncode == 1 and "table documents has lost its INDEX (path)" in r.stdout + r.stderr, r.stdout + r.stderr
+    assert "winnowdb upgrade" in r.stdout + r.stderr
+    r = run(["upgrade", "--db", db])
+    assert r.returncode == 0 and "the index of the documents' paths made again" in r.stdout, r.stdout + r.stderr
+    assert raw_sql(db, "SELECT index_name FROM duckdb_indexes() WHERE NOT is_primary") == [("documents_path",)]
+    assert run(["check", "--db", db]).returncode == 0
+    r = run(["upgrade", "--db", db])  # nothing left to do
+    assert r.returncode == 0 and "nothing to do" in r.stdout, r.stdout + r.stderr

@@ -79,6 +79,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     today. That runs in committed batches: if interrupted, run upgrade again to finish. An index
     made before code documents had a text family (the second evidence of the pair score: their
     text in short k-grams) gets it, computed from the stored texts. An index
+    that lost the index of its documents' paths (check says so) gets it again. An index
     written by a winnowdb that did not record its fingerprint runs has its fingerprints rewritten
     as one run ordered by hash, and they and the shared hashes in the small row groups that make
     queries fast (in place, a bucket of hashes per transaction: an interruption leaves the same
@@ -91,7 +92,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
     from ..settings import CODE_TOKENS_VERSION as TOKENS_VERSION
     from ..store import merge
     from ..store.database import Store
-    from ..store.schema import SCHEMA_VERSION
+    from ..store.schema import SCHEMA_VERSION, restore_path_index
 
     path = _db_path(db)
     out, err = console(), console(stderr=True)
@@ -105,6 +106,10 @@ def upgrade(db: Optional[str] = DbOption) -> None:
             if before is not None:
                 out.print(f"{path} upgraded from schema version {before} to {SCHEMA_VERSION}",
                           markup=False, soft_wrap=True)
+            restored = restore_path_index(store.connection)
+            if restored:
+                out.print(f"{path}: the index of the documents' paths made again (lookups by path read "
+                          "every path without it)", markup=False, soft_wrap=True)
             if stale:
                 old = store.settings.get("code_tokens_version", "the first code tokenizer")
                 progress = _steps_bar("re-tokenizing code", "characters", err)
@@ -178,6 +183,6 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                 else:
                     out.print(f"{path}: the fingerprint runs of its last adds merged into one, ordered by hash "
                               f"({seconds:.1f}s)", markup=False, soft_wrap=True)
-    if before is None and not stale and not merged and not filled:
+    if before is None and not stale and not merged and not filled and not restored:
         out.print(f"{path} already has the current schema (version {SCHEMA_VERSION}) and no code from an "
                   "older tokenizer; nothing to do", markup=False, soft_wrap=True)

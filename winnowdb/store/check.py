@@ -208,8 +208,8 @@ def check_index(path: str | os.PathLike) -> CheckReport:
         if bad:
             return report  # the queries below assume the tables are there
         report.checks += 1
-        report.add("keys", [f"table {table} has lost its {kind} ({cols}): "
-                            + ("lookups read every row" if kind == "INDEX" else "duplicates can get in")
+        lost = {"INDEX": "lookups read every row; run `winnowdb upgrade`"}
+        report.add("keys", [f"table {table} has lost its {kind} ({cols}): {lost.get(kind, 'duplicates can get in')}"
                             for table, kind, cols in sorted(expected_keys - _keys(con))])
         # 2. settings
         report.checks += 1

@@ -25,7 +25,7 @@ from . import sqlfiles
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "RUNS_KEY", "COMMON_KEY", "create_index",
            "create_views", "check_version", "read_settings", "write_setting", "remove_setting", "read_meta",
-           "write_meta", "stale_code_count", "upgrade"]
+           "write_meta", "stale_code_count", "upgrade", "restore_path_index"]
 
 SCHEMA_VERSION = 8
 
@@ -220,3 +220,14 @@ def stale_code_count(con, settings: dict[str, str]) -> int:
     if settings.get("code_tokens_version") == CODE_TOKENS_VERSION:
         return 0
     return int(con.execute(sqlfiles.load("code_documents_count")).fetchall()[0][0])
+
+
+def restore_path_index(con) -> bool:
+    """Make the index of the documents' paths (``documents_path``, schema 8) again where it is
+    missing (dropped by hand, or documents rebuilt without it; ``check`` reports it): True if it
+    was made. ``winnowdb upgrade`` calls it."""
+    have = {(table, kind, cols) for table, kind, cols in con.execute(sqlfiles.load("table_keys")).fetchall()}
+    if ("documents", "INDEX", "path") in have:
+        return False
+    con.execute(sqlfiles.load("migrate_7_to_8"))
+    return True
