@@ -32,6 +32,8 @@ def main() -> None:
     ap.add_argument("--max-df", type=int, default=3, help="a max-df below the default, also measured")
     a = ap.parse_args()
 
+    import numpy as np
+
     import winnowdb
     from winnowdb.store import sqlfiles
     from winnowdb.store.stats import common_floor
@@ -47,6 +49,7 @@ def main() -> None:
     for i in (len(copies) // 2, len(copies) // 3, 5):
         path = a.data / a.corpus / copies[i][0]
         side = reader.side(path, None)
+        own = np.array(sorted(d for d in side.paths if d >= 0), dtype=np.int32)
         floor = common_floor(store)
         for max_df in (reader.max_df(None), a.max_df):
             times: dict[str, list[float]] = {"old": [], "new": []}
@@ -54,7 +57,8 @@ def main() -> None:
             for _ in range(a.runs):
                 for name, sql in texts.items():
                     t = time.perf_counter()
-                    with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
+                    with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]},
+                                         query_docs={"doc": own}):  # read by the text since 8677cc9's next
                         found = con.execute(sql, sqlfiles.bind(sql, dict(max_df=max_df, common_floor=floor,
                                                                           exclude=side.submission))).fetchnumpy()
                     with store.relations(query_found=found):

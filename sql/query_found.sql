@@ -1,12 +1,15 @@
 -- query_found.sql: the index's occurrences of one query document's usable hashes (the first step of
 -- a query; query_hits.sql ranks the submissions they are in).
 -- The query's fingerprints are the relation query_fingerprints(hash); the query may itself be
--- indexed (then $exclude names its submission, whose occurrences query_hits.sql leaves out).
--- An indexed query looks up its usable hashes as any other does; with a --max-df below the
--- default, which reads shared_hashes anyway, only those in two or more submissions (any other is
--- in its own submission alone). Looking an indexed query's hashes up in shared_hashes first to
--- skip those cost more than it saved: at 1,000,000 documents a read of 16M of its rows, 8-14 ms
--- of a query (bench/RESULTS.md, Read path).
+-- indexed: then $exclude names its submission (query_hits.sql leaves out its occurrences), and
+-- the relation query_docs(doc) holds its own documents, whose rows are not returned (empty for
+-- a file that is not indexed).
+-- An indexed query looks up its usable hashes as any other does when common_hashes serves
+-- $max_df (the default max-df or above, on a DuckDB index); otherwise shared_hashes is read
+-- anyway, and it looks up only those in two or more submissions (any other is in its own
+-- submission alone): always so on Spark, where $common_floor is above any max-df. Looking an
+-- indexed query's hashes up in shared_hashes first to skip those cost more than it saved: at
+-- 1,000,000 documents a read of 16M of its rows, 8-14 ms of a query (bench/RESULTS.md, Read path).
 -- The same exclusions as pairs.sql: boilerplate hashes, and hashes in more than $max_df
 -- submissions (their df is kept in shared_hashes; a hash not there is in at most one), count
 -- neither as shared nor in the query's size. The too common ones are read from common_hashes,
@@ -52,4 +55,4 @@ q_lookup AS (  -- the hashes that can be found in another submission
 )
 SELECT f.doc, f.hash, (SELECT COUNT(*) FROM q_usable) AS query_fingerprints
 FROM fingerprints f
-WHERE f.hash IN (SELECT hash FROM q_lookup)
+WHERE f.hash IN (SELECT hash FROM q_lookup) AND f.doc NOT IN (SELECT doc FROM query_docs)

@@ -7,7 +7,7 @@
 -- (exact when query and submission have at most $s usable hashes together).
 -- Only submissions whose sketch shares a hash with the query's can score above 0; only they are
 -- sketched. The query's fingerprints are the relation query_fingerprints(hash); $exclude names
--- the query's own submission when it is indexed. Exclusions as in query_hits.sql: boilerplate
+-- the query's own submission when it is indexed. Exclusions as in query_found.sql: boilerplate
 -- hashes and hashes in more than $max_df submissions, counted for the hashes involved only.
 -- Parameters: $s (BIGINT), $max_df (BIGINT), $exclude (VARCHAR or NULL), $min_shared (BIGINT).
 -- Columns: path (the submission), sketch_shared (hashes of MIN_s of the union found in both),

@@ -351,7 +351,7 @@ PARITY = [
     ("pairs", {"max_df": 2}),
     ("pairs", {"min_score": 0.5}),
     ("query_found", {}),
-    ("query_found", {"exclude": None}),
+    ("query_found", {"exclude": None, "common_floor": NO_COMMON_FLOOR}),  # a file not indexed, below the floor
     ("query_found", {"common_floor": NO_COMMON_FLOOR}),  # the too common hashes from shared_hashes (Spark's way)
     ("query_hits", {}),  # the hits of query_found's rows (reads query_found, derived above)
     ("query_hits", {"top": 2, "exclude": None}),

@@ -17,7 +17,7 @@ SQL_FILES = sorted(REPO_SQL.glob("*.sql"))
 NAMES = [p.stem for p in SQL_FILES]
 
 #: the queries the product runs; each must exist
-CORE = ["create_tables", "create_views", "pairs", "query_hits", "passage_matches", "countable_hashes",
+CORE = ["create_tables", "create_views", "pairs", "query_found", "query_hits", "passage_matches", "countable_hashes",
         "index_summary", "window_density", "common_fingerprints"]
 
 #: DuckDB-only syntax (pattern, what it is); searched in the SQL with comments and strings removed
@@ -121,20 +121,26 @@ VALUES = {"max_df": 10, "common_floor": 10, "min_shared": 1, "new_label": None, 
 
 def run_core(con, name: str, **values) -> list[tuple]:
     """One of the CORE queries, run as the product runs it (its parameters bound by name;
-    query_hits after query_found, whose rows it reads)."""
+    query_hits after query_found, whose rows it reads; the query has no documents of its own)."""
     values = {**VALUES, **values}
 
     def run(file: str):
         sql = sqlfiles.load(file)
         return con.execute(sql, {p: values[p] for p in sqlfiles.parameters(sql)})
 
-    if name != "query_hits":
+    if name not in ("query_found", "query_hits"):
         return run(name).fetchall()
-    con.register("query_found", run("query_found").fetchnumpy())
+    import numpy as np
+
+    con.register("query_docs", {"doc": np.empty(0, dtype=np.int32)})  # the query is not indexed
     try:
+        if name == "query_found":
+            return run(name).fetchall()
+        con.register("query_found", run("query_found").fetchnumpy())
         return run(name).fetchall()
     finally:
-        con.unregister("query_found")
+        for relation in ("query_docs", "query_found"):
+            con.unregister(relation)
 
 
 def register_fingerprints(con, rows=None) -> None:

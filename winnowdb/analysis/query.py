@@ -34,7 +34,8 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     store = reader.store
     cap = reader.max_df(max_df)
     floor = common_floor(store)  # too common hashes: from common_hashes at or above it
-    with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
+    own = np.array(sorted(d for d in side.paths if d >= 0), dtype=np.int32)  # none for a file not indexed
+    with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}, query_docs={"doc": own}):
         found = store.columns("query_found", max_df=cap, common_floor=floor, exclude=side.submission)
     with store.relations(query_found=found):  # a second statement: DuckDB then knows how few they are
         found = store.columns("query_hits", top=int(top) if top and top > 0 else None, exclude=side.submission,

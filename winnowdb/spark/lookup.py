@@ -52,15 +52,17 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
             store.close()
         table = pa.table({"hash": side.fingerprints["hash"]})
         spark.createDataFrame(table, "hash bigint").createOrReplaceTempView("query_fingerprints")
+        spark.createDataFrame([], "doc int").createOrReplaceTempView("query_docs")  # none of its own
     text.selectExpr("CAST(0 AS INT) AS qid", "hash").createOrReplaceTempView("query_text_hashes")
     cap = int(max_df) if max_df and int(max_df) > 0 else ssql.default_max_df(spark)
     floor = NO_COMMON_FLOOR  # the too common hashes from shared_hashes: an export may lack common_hashes
-    found = ssql.run(spark, "query_found", max_df=cap, common_floor=floor, exclude=exclude)
-    found.cache().createOrReplaceTempView("query_found")
-    hits = ssql.run(spark, "query_hits", exclude=exclude, min_shared=max(1, int(min_shared)),
-                    top=int(top) if top and top > 0 else None)
-    hits.cache().createOrReplaceTempView("query_hit_rows")  # sizes and scores next, as Index.query
+    found = ssql.run(spark, "query_found", max_df=cap, common_floor=floor, exclude=exclude).cache()
+    hits = None
     try:
+        found.createOrReplaceTempView("query_found")
+        hits = ssql.run(spark, "query_hits", exclude=exclude, min_shared=max(1, int(min_shared)),
+                        top=int(top) if top and top > 0 else None).cache()
+        hits.createOrReplaceTempView("query_hit_rows")  # sizes and scores next, as Index.query
         ssql.run(spark, "hit_hashes_stored").createOrReplaceTempView("hit_hashes")
         ssql.run(spark, "hit_text_hashes").createOrReplaceTempView("hit_text_hashes")
         hits.selectExpr("CAST(0 AS INT) AS qid", "sub").createOrReplaceTempView("text_pairs")
@@ -68,5 +70,6 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
         ranked = ssql.rows(ssql.run(spark, "query_hit_sizes", max_df=cap, common_floor=floor))
         return ranked[:top] if top and top > 0 else ranked
     finally:
-        hits.unpersist()
+        if hits is not None:
+            hits.unpersist()
         found.unpersist()

@@ -73,8 +73,8 @@ def _v7_to_v8(con) -> None:
 #: times, NULL until the next add reads them (``sql/migrate_5_to_6.sql``, ``ingest/unchanged.py``);
 #: 6 -> 7: the fingerprints' spans in the original text dropped (``sql/migrate_6_to_7.sql``);
 #: 7 -> 8: an index on the documents' paths (``sql/migrate_7_to_8.sql``). A later step that
-#: alters or remakes documents drops ``documents_path`` first and makes it again (DuckDB does not
-#: alter a table that an index depends on).
+#: drops, renames or retypes a column of documents drops ``documents_path`` first and makes it
+#: again (DuckDB refuses those on a table an index depends on; ADD COLUMN works).
 MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {
     1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7,
     7: _v7_to_v8}
