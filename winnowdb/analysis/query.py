@@ -49,8 +49,8 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
         rows = store.rows("hit_documents")
         fps = reader.document_fingerprints([(doc, path, text, chars, normalizer)
                                             for _, doc, path, normalizer, _, chars, text in rows])
-        sub_of = {doc: sub for sub, doc, *_ in rows}
-        subs = np.array([sub_of[d] for d in fps["doc"].tolist()], dtype=np.int32)
+        docs = np.array([doc for _, doc, *_ in rows], dtype=np.int64)  # ordered by doc (hit_documents.sql)
+        subs = np.array([sub for sub, *_ in rows], dtype=np.int32)[np.searchsorted(docs, fps["doc"])]
         hit_text = {"sub": np.empty(0, np.int32), "text_containment": np.empty(0), "t": np.empty(0)}
         if query_text.shape[0]:  # a code query in an index with the text family: its evidence per hit
             with store.relations(query_text_hashes={"qid": np.zeros(query_text.shape[0], np.int32),
