@@ -169,6 +169,9 @@ class WheelCache:
             try:
                 self.index["versions"][key] = json.loads(r.stdout)["versions"]
             except (ValueError, KeyError):
+                if "no such option: --json" in r.stderr:  # the set would lack every distractor release
+                    raise SystemExit("this pip has no `pip index versions --json` (pip 23.2 has none): "
+                                     f"upgrade it first ({sys.executable} -m pip install -U pip)") from None
                 log(f"  pip index versions {name} failed: {r.stderr.strip()[-200:]}")
                 return []
             self.save()

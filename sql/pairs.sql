@@ -29,10 +29,13 @@
 -- the tokens' score is the text's). The text family is capped like the tokens ($max_df), and
 -- lowered where its self-join would exceed 1 million rows (the code_text_max_df view: short
 -- k-grams of code are common, a tenth of the tokens' budget keeps it under half a second on 1,000
--- files, and the commonest weigh least); it rescores the pairs the tokens find and adds none. Chosen on the dev sets:
+-- files, and the commonest weigh least); it rescores the pairs the tokens find, and adds only the
+-- pairs of a submission with no usable token (shorter than one k-gram of tokens, or all of them
+-- excluded): those share no token (shared 0, containments 0) and score T. Chosen on the dev sets:
 -- bench/results/score_study.md.
 -- Columns: a, b (submission names; a < b), shared, fingerprints_a, fingerprints_b,
--- containment_a (shared / fingerprints_a), containment_b, resemblance (shared / union),
+-- containment_a (shared / fingerprints_a; 0 when fingerprints_a is 0), containment_b,
+-- resemblance (shared / union; 0 when the union is empty),
 -- text_containment (the text family's larger containment, unweighted; NULL when a side has no
 -- text family), score.
 WITH cap AS (
@@ -131,9 +134,24 @@ text_counted AS (  -- the text family's shared hashes per pair (joined to the pa
     JOIN text_joinable y ON x.hash = y.hash AND x.sub < y.sub
     GROUP BY x.sub, y.sub
 ),
+tokenless AS (  -- the pairs of a submission with no usable code token (a file shorter than one
+                -- k-gram of tokens, or all of its tokens excluded), found by the text family alone
+    SELECT tc.sa, tc.sb, 0 AS shared
+    FROM text_counted tc
+    JOIN subinfo ia ON ia.sub = tc.sa
+    JOIN subinfo ib ON ib.sub = tc.sb
+    WHERE (ia.n = 0 OR ib.n = 0) AND tc.shared >= $min_shared
+      AND ($new_label IS NULL OR ia.is_new OR ib.is_new)
+),
+found AS (  -- the pairs to score: those the tokens find, and those of token-less submissions
+    SELECT sa, sb, shared FROM counted
+    UNION ALL
+    SELECT sa, sb, shared FROM tokenless
+),
 scored AS (
     SELECT ia.submission AS name_a, ib.submission AS name_b, c.shared, ia.n AS na, ib.n AS nb,
-           GREATEST(CAST(c.shared AS DOUBLE) / ia.n, CAST(c.shared AS DOUBLE) / ib.n) AS cmax,
+           COALESCE(GREATEST(CAST(c.shared AS DOUBLE) / NULLIF(ia.n, 0),
+                             CAST(c.shared AS DOUBLE) / NULLIF(ib.n, 0)), 0) AS cmax,
            CASE WHEN ta.n > 0 AND tb.n > 0
                 THEN GREATEST(CAST(COALESCE(tc.shared, 0) AS DOUBLE) / ta.n,
                               CAST(COALESCE(tc.shared, 0) AS DOUBLE) / tb.n) END AS text_containment,
@@ -141,7 +159,7 @@ scored AS (
            CASE WHEN ta.weight > 0 AND tb.weight > 0
                 THEN LEAST(1.0, GREATEST(COALESCE(tc.shared_weight, 0) / ta.weight,
                                          COALESCE(tc.shared_weight, 0) / tb.weight)) END AS t
-    FROM counted c
+    FROM found c
     JOIN subinfo ia ON ia.sub = c.sa
     JOIN subinfo ib ON ib.sub = c.sb
     LEFT JOIN text_sizes ta ON ta.sub = c.sa
@@ -160,9 +178,9 @@ named AS (
     FROM scored s
 )
 SELECT a, b, shared, fingerprints_a, fingerprints_b,
-       CAST(shared AS DOUBLE) / fingerprints_a AS containment_a,
-       CAST(shared AS DOUBLE) / fingerprints_b AS containment_b,
-       CAST(shared AS DOUBLE) / (fingerprints_a + fingerprints_b - shared) AS resemblance,
+       COALESCE(CAST(shared AS DOUBLE) / NULLIF(fingerprints_a, 0), 0) AS containment_a,
+       COALESCE(CAST(shared AS DOUBLE) / NULLIF(fingerprints_b, 0), 0) AS containment_b,
+       COALESCE(CAST(shared AS DOUBLE) / NULLIF(fingerprints_a + fingerprints_b - shared, 0), 0) AS resemblance,
        text_containment, score
 FROM named
 WHERE $min_score IS NULL OR score >= $min_score

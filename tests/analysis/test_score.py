@@ -50,6 +50,11 @@ def _program(seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: files shorter than one k-gram of code tokens (code_k 12): their text family alone can pair them
+TINY_VERSION = '__version__ = "3.10"\n'
+TINY_ERRORS = 'class AutocommandError(Exception):\n    """Base class for autocommand exceptions."""\n    pass\n'
+
+
 @pytest.fixture(scope="module")
 def code_index(tmp_path_factory):
     """Code: the sample corpus's files, unrelated generated programs, an exact copy, a renamed copy."""
@@ -63,6 +68,10 @@ def code_index(tmp_path_factory):
     for old, new in zip(random_words(1, 40)[:6], ("alpha", "beta", "gamma", "delta", "eps", "zeta")):
         renamed = renamed.replace(old, new)
     (src / "prog1_renamed.py").write_text(renamed)
+    for name in ("version.py", "version_copy.py"):  # fewer tokens than one k-gram: no token fingerprint
+        (src / name).write_text(TINY_VERSION)
+    for name in ("errors.py", "errors_copy.py"):
+        (src / name).write_text(TINY_ERRORS)
     db = root / "code.duckdb"
     with winnowdb.open(db) as idx:
         idx.add([src], jobs=1)
@@ -82,9 +91,9 @@ def test_score_is_in_0_1_and_the_ranking(code_index, index_db):
         scores = [r["score"] for r in rows]
         assert all(0.0 <= s <= 1.0 for s in scores), scores
         assert scores == sorted(scores, reverse=True)
-        for r in rows:  # the containments beside the score are as before
-            assert r["containment_a"] == pytest.approx(r["shared"] / r["fingerprints_a"])
-            assert r["containment_b"] == pytest.approx(r["shared"] / r["fingerprints_b"])
+        for r in rows:  # the containments beside the score are as before (0 for a side without tokens)
+            assert r["containment_a"] == pytest.approx(r["shared"] / r["fingerprints_a"] if r["fingerprints_a"] else 0)
+            assert r["containment_b"] == pytest.approx(r["shared"] / r["fingerprints_b"] if r["fingerprints_b"] else 0)
 
 
 def test_identical_copies_score_1_and_unrelated_near_0(code_index, index_db, corpus):
@@ -104,6 +113,21 @@ def test_identical_copies_score_1_and_unrelated_near_0(code_index, index_db, cor
     assert dup["score"] == 1.0 and dup["text_containment"] is None
 
 
+def test_a_file_without_token_fingerprints_is_paired_by_its_text_family(code_index):
+    """Issue 21's vendored files: a module shorter than one k-gram of tokens has no token
+    fingerprint; its text family finds its copy, scored T, with no token shared."""
+    rows = _by_names(code_index[2])
+    for a, b in (("version.py", "version_copy.py"), ("errors.py", "errors_copy.py")):
+        r = rows[frozenset((a, b))]
+        assert (r["shared"], r["fingerprints_a"], r["fingerprints_b"]) == (0, 0, 0)
+        assert r["score"] == pytest.approx(1.0) and r["text_containment"] == pytest.approx(1.0)
+        assert r["containment_a"] == r["containment_b"] == r["resemblance"] == 0.0
+    assert frozenset(("version.py", "errors.py")) not in rows  # they share no text either
+    tiny = {"version.py", "version_copy.py", "errors.py", "errors_copy.py"}
+    others = [r for key, r in rows.items() if key & tiny and not key <= tiny]
+    assert all(r["score"] < 0.5 for r in others), others
+
+
 def test_text_pairs_score_their_larger_containment(index_db):
     with winnowdb.open(index_db, read_only=True) as idx:
         rows = idx.pairs(top=0)
@@ -116,7 +140,8 @@ def test_text_pairs_score_their_larger_containment(index_db):
 def _reference_scores(db: Path, max_df: int) -> dict[frozenset, float]:
     """max(S^4 (0.9 + 0.1 T), T) for code pairs with both families, else the larger containment: the formula of
     docs/score.md over the stored rows, in plain Python; hashes in more than ``max_df`` documents
-    count nowhere."""
+    count nowhere. A pair with a side that has no usable token shares no token: it is there when
+    the text families share a hash, scored T."""
     con = duckdb.connect(str(db), read_only=True)
     try:
         docs = dict(con.execute("SELECT doc, path FROM documents WHERE kind = 'document'").fetchall())
@@ -143,11 +168,13 @@ def _reference_scores(db: Path, max_df: int) -> dict[frozenset, float]:
 
     t_of = weighted(texts)
     out = {}
-    paths = sorted(tokens)
+    paths = sorted(docs.values())
     for i, a in enumerate(paths):
         for b in paths[i + 1:]:
             shared = len(tokens[a] & tokens[b])
             if not shared:
+                if (not tokens[a] or not tokens[b]) and texts[a] & texts[b]:  # a side without usable tokens
+                    out[frozenset((a, b))] = t_of(a, b)
                 continue
             cmax = max(shared / len(tokens[a]), shared / len(tokens[b]))
             both = texts.get(a) and texts.get(b)

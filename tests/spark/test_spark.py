@@ -110,7 +110,16 @@ def test_sql_files_avoid_duckdb_only_spellings(path):
 
 
 @pytest.fixture(scope="module")
-def spark_index(corpus, tmp_path_factory) -> Path:
+def tiny(tmp_path_factory) -> Path:
+    """Two copies of a module shorter than one k-gram of tokens: paired by their text family alone."""
+    folder = tmp_path_factory.mktemp("tiny")
+    for name in ("version.py", "version_copy.py"):
+        (folder / name).write_text('__version__ = "3.10"\n', encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def spark_index(corpus, tiny, tmp_path_factory) -> Path:
     """A DuckDB index of the sample corpus with labels: essays 2023, code 2024."""
     import winnowdb
 
@@ -119,6 +128,7 @@ def spark_index(corpus, tmp_path_factory) -> Path:
         idx.add([corpus / "boilerplate"], boilerplate=True)
         assert idx.add([corpus / "essays"], label="2023").added == 16
         assert idx.add([corpus / "code"], label="2024").added == 5
+        assert idx.add([tiny], label="2024").added == 2
     return db
 
 
@@ -496,6 +506,7 @@ def test_parity_covers_real_answers(parity):
     """The fixture corpus exercises the interesting paths (not a vacuous 'both empty')."""
     rows = {k[0]: v[0] for k, v in parity.items() if k[1] == "{}"}
     assert len(rows["pairs"]) >= 5 and len(rows["query_hits"]) >= 1 and len(rows["passage_matches"]) >= 5
+    assert any(r[2] == 0 and r[-1] == 1.0 for r in rows["pairs"]), "the token-less pair, by its text family"
     assert rows["cluster_pairs"] and parity[("near_duplicate_pairs", json.dumps({"hamming": 20}))][0]
     assert rows["boilerplate_spans"], "the boilerplate essay should show a boilerplate span"
     assert len(rows["text_evidence"]) >= 2, "stack.py's text family against the code files"
@@ -503,11 +514,11 @@ def test_parity_covers_real_answers(parity):
     assert newer and len(newer) < len(rows["pairs"])
 
 
-def _file_list(corpus: Path, tmp: Path) -> tuple[Path, Path]:
-    """The corpus as the job's file lists: path, submission (itself), label."""
+def _file_list(corpus: Path, tmp: Path, tiny: Path) -> tuple[Path, Path]:
+    """The corpus as the job's file lists (as ``spark_index`` adds it): path, submission (itself), label."""
     docs = tmp / "files.txt"
     lines = [f"{p}\t\t2023" for p in sorted((corpus / "essays").iterdir())]
-    lines += [f"{p}\t{p}\t2024" for p in sorted((corpus / "code").iterdir())]
+    lines += [f"{p}\t{p}\t2024" for p in [*sorted((corpus / "code").iterdir()), *sorted(tiny.iterdir())]]
     lines += ["# a comment", "", str(corpus / "essays")]  # a directory is reported, not walked
     docs.write_text("\n".join(lines) + "\n", encoding="utf-8")
     boiler = tmp / "boilerplate.txt"
@@ -516,11 +527,11 @@ def _file_list(corpus: Path, tmp: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def spark_fingerprinted(spark, corpus, tmp_path_factory):
+def spark_fingerprinted(spark, corpus, tiny, tmp_path_factory):
     from winnowdb.spark import jobs
 
     tmp = tmp_path_factory.mktemp("spark-fp")
-    docs, boiler = _file_list(corpus, tmp)
+    docs, boiler = _file_list(corpus, tmp, tiny)
     out = tmp / "fp"
     manifest = jobs.fingerprint(spark, str(docs), str(out), boilerplate_list=str(boiler), buckets=3,
                                 partitions=2, texts=False)
@@ -555,7 +566,7 @@ def test_spark_fingerprint_job_writes_what_add_stores(spark_fingerprinted, spark
           "JOIN documents d ON d.doc = f.doc ORDER BY 1, 3, 2")
     assert spark_db.execute(fq).fetchall() == index.execute(fq).fetchall()
     ids = [r[0] for r in spark_db.execute("SELECT doc FROM documents ORDER BY doc").fetchall()]
-    assert ids == list(range(1, 22)) + [23]  # list lines: documents, then boilerplate (22, the directory, skipped)
+    assert ids == list(range(1, 24)) + [25]  # list lines: documents, then boilerplate (24, the directory, skipped)
     settings = dict(spark_db.execute("SELECT key, value FROM settings").fetchall())
     stored = dict(index.execute("SELECT key, value FROM settings").fetchall())
     assert {k: settings[k] for k in ("k", "w", "normalizer", "hash_version", "selection")} == \

@@ -279,7 +279,9 @@ def query(
 def pairs(
     db: Optional[str] = DbOption,
     top: int = typer.Option(50, "--top", "-n", min=0, help="Show the top N pairs (0 = all)."),
-    min_shared: int = typer.Option(1, "--min-shared", min=1, help="Only pairs sharing at least N fingerprints."),
+    min_shared: int = typer.Option(1, "--min-shared", min=1,
+                                   help="Only pairs sharing at least N fingerprints (a file with no code "
+                                        "token fingerprint: N of its text family's)."),
     new: Optional[str] = typer.Option(None, "--new", metavar="LABEL",
                                       help="Archive mode: only pairs involving documents labelled LABEL "
                                            "(new work against everything, never old against old)."),
