@@ -30,8 +30,9 @@
 -- lowered where its self-join would exceed 1 million rows (the code_text_max_df view: short
 -- k-grams of code are common, a tenth of the tokens' budget keeps it under half a second on 1,000
 -- files, and the commonest weigh least); it rescores the pairs the tokens find, and adds only the
--- pairs of a submission with no usable token (shorter than one k-gram of tokens, or all of them
--- excluded): those share no token (shared 0, containments 0) and score T. Chosen on the dev sets:
+-- pairs of a submission without code token fingerprints (shorter than one k-gram of tokens): those
+-- share no token (shared 0, containments 0) and score T, as query_text_found.sql finds them for a
+-- query. Chosen on the dev sets:
 -- bench/results/score_study.md.
 -- Columns: a, b (submission names; a < b), shared, fingerprints_a, fingerprints_b,
 -- containment_a (shared / fingerprints_a; 0 when fingerprints_a is 0), containment_b,
@@ -73,8 +74,10 @@ excluded AS (
     WHERE m.boilerplate OR m.df > cap.max_df
     GROUP BY m.sub
 ),
-subinfo AS MATERIALIZED (  -- one row per submission: its name, whether new, its size after the exclusions
-    SELECT s.sub, s.submission, s.is_new, COALESCE(v.hashes, s.hashes) - COALESCE(e.n, 0) AS n
+subinfo AS MATERIALIZED (  -- one row per submission: its name, whether new, its size after the exclusions,
+                           -- its size before them (0: no code token fingerprint at all)
+    SELECT s.sub, s.submission, s.is_new, COALESCE(v.hashes, s.hashes) - COALESCE(e.n, 0) AS n,
+           COALESCE(v.hashes, s.hashes) AS tokens
     FROM subs s
     LEFT JOIN several v ON v.sub = s.sub
     LEFT JOIN excluded e ON e.sub = s.sub
@@ -134,13 +137,13 @@ text_counted AS (  -- the text family's shared hashes per pair (joined to the pa
     JOIN text_joinable y ON x.hash = y.hash AND x.sub < y.sub
     GROUP BY x.sub, y.sub
 ),
-tokenless AS (  -- the pairs of a submission with no usable code token (a file shorter than one
-                -- k-gram of tokens, or all of its tokens excluded), found by the text family alone
+tokenless AS (  -- the pairs of a submission without code token fingerprints (a file shorter than
+                -- one k-gram of tokens), found by the text family alone
     SELECT tc.sa, tc.sb, 0 AS shared
     FROM text_counted tc
     JOIN subinfo ia ON ia.sub = tc.sa
     JOIN subinfo ib ON ib.sub = tc.sb
-    WHERE (ia.n = 0 OR ib.n = 0) AND tc.shared >= $min_shared
+    WHERE (ia.tokens = 0 OR ib.tokens = 0) AND tc.shared >= $min_shared
       AND ($new_label IS NULL OR ia.is_new OR ib.is_new)
 ),
 found AS (  -- the pairs to score: those the tokens find, and those of token-less submissions

@@ -16,8 +16,10 @@
 -- above; larger than any $max_df where it holds none).
 -- Columns: path (the hit's submission), shared, query_fingerprints, fingerprints,
 -- containment (shared / query's size: how much of the query is found in the hit),
--- contained (shared / hit's size), resemblance (shared / union), text_containment (the text
--- family's larger containment, unweighted; NULL without it), score.
+-- contained (shared / hit's size), resemblance (shared / union), each 0 when it would divide by
+-- 0 (a query without code token fingerprints: its hits come from query_text_found.sql, shared 0,
+-- scored T), text_containment (the text family's larger containment, unweighted; NULL without
+-- it), score.
 WITH hh AS (
     SELECT DISTINCT sub, hash FROM hit_hashes
 ),
@@ -35,13 +37,14 @@ sizes AS (
     SELECT sub, COUNT(*) AS n FROM hh WHERE hash NOT IN (SELECT hash FROM common) GROUP BY sub
 ),
 scored AS (
-    SELECT h.submission, h.shared, h.query_fingerprints, s.n,
-           CAST(h.shared AS DOUBLE) / h.query_fingerprints AS containment,
-           CAST(h.shared AS DOUBLE) / s.n AS contained,
-           CAST(h.shared AS DOUBLE) / (h.query_fingerprints + s.n - h.shared) AS resemblance,
+    SELECT h.submission, h.shared, h.query_fingerprints, COALESCE(s.n, 0) AS n,
+           COALESCE(CAST(h.shared AS DOUBLE) / NULLIF(h.query_fingerprints, 0), 0) AS containment,
+           COALESCE(CAST(h.shared AS DOUBLE) / NULLIF(s.n, 0), 0) AS contained,
+           COALESCE(CAST(h.shared AS DOUBLE) / NULLIF(h.query_fingerprints + COALESCE(s.n, 0) - h.shared, 0), 0)
+               AS resemblance,
            x.text_containment, x.t
     FROM query_hit_rows h
-    JOIN sizes s ON s.sub = h.sub
+    LEFT JOIN sizes s ON s.sub = h.sub
     LEFT JOIN hit_text x ON x.sub = h.sub
 )
 SELECT submission AS path, shared, query_fingerprints, n AS fingerprints, containment, contained, resemblance,

@@ -128,6 +128,26 @@ def test_a_file_without_token_fingerprints_is_paired_by_its_text_family(code_ind
     assert all(r["score"] < 0.5 for r in others), others
 
 
+def test_a_query_without_token_fingerprints_finds_its_hits_by_its_text_family(code_index, tmp_path):
+    """As pairs: a query shorter than one k-gram of tokens is looked up by its text family, and its
+    hits score as their pairs do (shared 0)."""
+    db, src, rows = code_index
+    pairs = _by_names(rows)
+    outside = tmp_path / "errors_elsewhere.py"  # not indexed
+    outside.write_text(TINY_ERRORS)
+    with winnowdb.open(db, read_only=True) as idx:
+        hits = idx.query(src / "version.py", top=0)
+        assert [Path(h["path"]).name for h in hits][:1] == ["version_copy.py"]
+        for h in hits:
+            pair = pairs[frozenset(("version.py", Path(h["path"]).name))]
+            assert h["score"] == pytest.approx(pair["score"]) and h["shared"] == 0
+            assert h["containment"] == h["contained"] == h["resemblance"] == 0.0
+        found = idx.query(outside, top=0)
+        assert {Path(h["path"]).name for h in found if h["score"] == pytest.approx(1.0)} == \
+            {"errors.py", "errors_copy.py"}
+        assert idx.query(outside, top=0, min_shared=10_000) == []
+
+
 def test_text_pairs_score_their_larger_containment(index_db):
     with winnowdb.open(index_db, read_only=True) as idx:
         rows = idx.pairs(top=0)
@@ -140,8 +160,8 @@ def test_text_pairs_score_their_larger_containment(index_db):
 def _reference_scores(db: Path, max_df: int) -> dict[frozenset, float]:
     """max(S^4 (0.9 + 0.1 T), T) for code pairs with both families, else the larger containment: the formula of
     docs/score.md over the stored rows, in plain Python; hashes in more than ``max_df`` documents
-    count nowhere. A pair with a side that has no usable token shares no token: it is there when
-    the text families share a hash, scored T."""
+    count nowhere. A pair with a side that has no token fingerprint shares no token: it is there
+    when the text families share a hash, scored T."""
     con = duckdb.connect(str(db), read_only=True)
     try:
         docs = dict(con.execute("SELECT doc, path FROM documents WHERE kind = 'document'").fetchall())
@@ -155,6 +175,7 @@ def _reference_scores(db: Path, max_df: int) -> dict[frozenset, float]:
     finally:
         con.close()
     n = len(docs)
+    tokenless = {path for path in docs.values() if not tokens[path]}  # no token fingerprint at all
     for family in (tokens, texts):
         df = Counter(h for hs in family.values() for h in hs)
         for path in family:
@@ -173,7 +194,7 @@ def _reference_scores(db: Path, max_df: int) -> dict[frozenset, float]:
         for b in paths[i + 1:]:
             shared = len(tokens[a] & tokens[b])
             if not shared:
-                if (not tokens[a] or not tokens[b]) and texts[a] & texts[b]:  # a side without usable tokens
+                if {a, b} & tokenless and texts[a] & texts[b]:  # a side without token fingerprints
                     out[frozenset((a, b))] = t_of(a, b)
                 continue
             cmax = max(shared / len(tokens[a]), shared / len(tokens[b]))

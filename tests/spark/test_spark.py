@@ -383,6 +383,8 @@ PARITY = [
     ("meta_all", {}),
     ("hit_text_hashes", {}),  # the hits' text family (reads query_hit_rows)
     ("text_evidence", {}),  # the text family's evidence per hit (reads query_text_hashes, hit_text_hashes)
+    ("query_text_found", {}),  # the hits of a query without code tokens (reads query_text_hashes, query_docs)
+    ("query_text_found", {"exclude": None, "min_shared": 2}),
     ("query_hit_sizes", {}),  # the hits of query_hits with sizes (reads query_hit_rows, hit_hashes, hit_text)
     ("query_hit_sizes", {"common_floor": NO_COMMON_FLOOR}),
     ("hit_hashes_stored", {}),
@@ -507,6 +509,7 @@ def test_parity_covers_real_answers(parity):
     rows = {k[0]: v[0] for k, v in parity.items() if k[1] == "{}"}
     assert len(rows["pairs"]) >= 5 and len(rows["query_hits"]) >= 1 and len(rows["passage_matches"]) >= 5
     assert any(r[2] == 0 and r[-1] == 1.0 for r in rows["pairs"]), "the token-less pair, by its text family"
+    assert rows["query_text_found"], "stack.py's text family finds the code files"
     assert rows["cluster_pairs"] and parity[("near_duplicate_pairs", json.dumps({"hamming": 20}))][0]
     assert rows["boilerplate_spans"], "the boilerplate essay should show a boilerplate span"
     assert len(rows["text_evidence"]) >= 2, "stack.py's text family against the code files"
@@ -597,7 +600,7 @@ def test_spark_pairs_job_equals_index_pairs_and_loads_back(spark, spark_fingerpr
         assert plain == [(p["a"], p["b"]) for p in expected]
 
 
-def test_spark_query_equals_index_query(spark, spark_fingerprinted, spark_index, corpus, tmp_path):
+def test_spark_query_equals_index_query(spark, spark_fingerprinted, spark_index, corpus, tiny, tmp_path):
     import winnowdb
     from winnowdb.spark import lookup
 
@@ -605,10 +608,13 @@ def test_spark_query_equals_index_query(spark, spark_fingerprinted, spark_index,
     outside = tmp_path / "outside.txt"  # not indexed: fingerprinted with the export's settings
     outside.write_text((corpus / "essays" / "glaciers.txt").read_text(encoding="utf-8")[:1500], encoding="utf-8")
     indexed = corpus / "essays" / "tides.txt"
+    small = tmp_path / "package_data.py"  # no code token fingerprint: hits by its text family
+    small.write_text((tiny / "version.py").read_text(encoding="utf-8"), encoding="utf-8")
     with winnowdb.open(spark_index, read_only=True) as idx:
         code = corpus / "code" / "stack.py"  # code: its hits scored with the text family too
         for i, (source, kw) in enumerate(((indexed, {}), (outside, {"top": 3}),
-                                          (indexed, {"max_df": 2, "min_shared": 2}), (code, {}))):
+                                          (indexed, {"max_df": 2, "min_shared": 2}), (small, {}),
+                                          (tiny / "version.py", {}), (code, {}))):
             expected = idx.query(source, top=kw.get("top", 0), max_df=kw.get("max_df"),
                                  min_shared=kw.get("min_shared", 1))
             got = lookup.query(spark, str(out), source, top=kw.get("top", 0), max_df=kw.get("max_df"),

@@ -6,6 +6,8 @@ hashes (from the few row groups that hold them: fingerprints are stored ordered 
 ``sql/query_hits.sql`` finds the hits from them and keeps the ``top`` best by the pair score
 estimated with their stored sizes and the ``top`` sharing the most (two statements, so that
 DuckDB plans the documents' join knowing how few the occurrences are);
+a query without code token fingerprints (a code file shorter than one k-gram of tokens) finds
+its hits by its text family instead (``sql/query_text_found.sql``, as ``pairs`` pairs such a file);
 ``sql/query_hit_sizes.sql`` gives each
 its size and scores, from the hit's own hashes, computed again from its stored text
 (``Reader.document_fingerprints``), and orders them by the pair score (docs/score.md; for code,
@@ -40,6 +42,11 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     with store.relations(query_found=found):  # a second statement: DuckDB then knows how few they are
         found = store.columns("query_hits", top=int(top) if top and top > 0 else None, exclude=side.submission,
                               min_shared=max(1, int(min_shared)))
+    if side.fingerprints["hash"].shape[0] == 0 and query_text.shape[0]:  # no code token: by its text family
+        with store.relations(query_text_hashes={"qid": np.zeros(query_text.shape[0], np.int32), "hash": query_text},
+                             query_docs={"doc": own}):
+            found = store.columns("query_text_found", max_df=cap, exclude=side.submission,
+                                  min_shared=max(1, int(min_shared)))
     if found["sub"].shape[0] == 0:
         return []
     hits = {"sub": found["sub"].astype(np.int32), "submission": found["submission"].astype(object),

@@ -1,6 +1,7 @@
 """Looking one file up in an export on Spark: ``query``, as ``Index.query`` on a DuckDB index.
 
 ``sql/query_found.sql`` and ``query_hits.sql`` find the submissions sharing passages with the file,
+(``query_text_found.sql`` for a file without code token fingerprints, as ``Index.query``),
 ``query_hit_sizes.sql`` gives them their sizes and scores (the hits' hashes read from the stored fingerprints, and the
 code text family's evidence from ``text_evidence.sql``), all unchanged on Spark
 (``winnowdb.spark.sql``).
@@ -60,8 +61,13 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
     hits = None
     try:
         found.createOrReplaceTempView("query_found")
-        hits = ssql.run(spark, "query_hits", exclude=exclude, min_shared=max(1, int(min_shared)),
-                        top=int(top) if top and top > 0 else None).cache()
+        if spark.table("query_fingerprints").limit(1).count() == 0 and text.limit(1).count():
+            # no code token: its hits by its text family (a code file shorter than one k-gram of tokens)
+            hits = ssql.run(spark, "query_text_found", max_df=cap, exclude=exclude,
+                            min_shared=max(1, int(min_shared))).cache()
+        else:
+            hits = ssql.run(spark, "query_hits", exclude=exclude, min_shared=max(1, int(min_shared)),
+                            top=int(top) if top and top > 0 else None).cache()
         hits.createOrReplaceTempView("query_hit_rows")  # sizes and scores next, as Index.query
         ssql.run(spark, "hit_hashes_stored").createOrReplaceTempView("hit_hashes")
         ssql.run(spark, "hit_text_hashes").createOrReplaceTempView("hit_text_hashes")
