@@ -1,4 +1,4 @@
--- create_tables.sql: the tables of a winnowdb index (schema version 8).
+-- create_tables.sql: the tables of a winnowdb index (schema version 9).
 -- Run once when an index is created. Everything a report needs lives here, so an index keeps
 -- working after the original files moved or were deleted.
 --
@@ -41,6 +41,10 @@
 --                      code_text_w), identifiers, literals and comments kept, where the code
 --                      tokens keep only the structure; pairs.sql's score uses both (issue 21).
 --                      Written with the documents' texts; empty for text documents
+--   code_text_df       each hash of the text family with df, the number of submissions holding
+--                      it (hashes of boilerplate documents left out), ordered by hash: the pair
+--                      score's weights and caps read it (kept by every write; `check` counts it
+--                      again: sql/code_text_df_counted.sql)
 --
 -- A path has one row in documents (and in documents_pending). add keeps it so: a file's new
 -- version replaces its row in the transaction that indexes it, and one add lists each file once;
@@ -121,6 +125,10 @@ CREATE TABLE common_hashes (
 );
 CREATE TABLE boilerplate_hashes (
     hash BIGINT NOT NULL
+);
+CREATE TABLE code_text_df (
+    hash BIGINT NOT NULL,
+    df INTEGER NOT NULL
 );
 CREATE TABLE code_text_hashes (
     hash BIGINT NOT NULL,

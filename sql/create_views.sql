@@ -8,9 +8,8 @@
 --                          common fingerprints would make the pair-counting self-join exceed
 --                          10 million rows (its cost grows as df^2: hashes(df) * df * (df-1) / 2
 --                          rows each, read from the histogram of shared_hashes)
---   code_text_df           per hash of the code's text family (code_text_hashes): df = number of
---                          submissions holding it; hashes of boilerplate documents are left out
---   code_text_max_df       the text family's own lowering of the cap (the pair score: docs/score.md):
+--   code_text_max_df       the text family's own lowering of the cap (the pair score: docs/score.md),
+--                          from the table code_text_df (its df per hash):
 --                          the highest df at which its pair-counting self-join stays within 1 million
 --                          rows (not below 10), or NULL when it never exceeds them; pairs.sql and
 --                          query_hit_sizes.sql use the smaller of it and the cap in force
@@ -52,19 +51,6 @@ SELECT CASE
        END AS max_df
 FROM quarter q
 CROSS JOIN budget b;
-
-CREATE OR REPLACE VIEW code_text_df AS
-WITH marked AS (
-    SELECT DISTINCT t.hash, d.sub
-    FROM code_text_hashes t
-    JOIN documents d ON d.doc = t.doc
-    WHERE d.kind = 'document'
-)
-SELECT m.hash, COUNT(*) AS df
-FROM marked m
-WHERE NOT EXISTS (SELECT 1 FROM code_text_hashes t JOIN documents d ON d.doc = t.doc
-                  WHERE d.kind = 'boilerplate' AND t.hash = m.hash)
-GROUP BY m.hash;
 
 CREATE OR REPLACE VIEW code_text_max_df AS
 WITH hist AS (

@@ -5,7 +5,7 @@
 -- text in short k-grams), hit_text_hashes(sub, hash) (each other side's: hit_text_hashes.sql for
 -- a query's hits) and text_pairs(qid, sub) (which sides to compare), registered by the caller.
 -- T is the text family's larger containment, each k-gram weighted by ln(N / df) (df from the
--- code_text_df view; a k-gram the index does not hold counts 1), the k-grams in more
+-- code_text_df table, kept by every write; a k-gram the index does not hold counts 1), the k-grams in more
 -- submissions than the text family's cap (the smaller of $max_df and code_text_max_df) or of
 -- boilerplate left out: as pairs.sql computes it. A pair where a side has no family has no row.
 -- Parameters: $max_df (BIGINT).

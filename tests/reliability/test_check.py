@@ -41,7 +41,7 @@ def test_healthy_index_passes(healthy):
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stderr == ""
     lines = r.stdout.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ok: ") and "19 checks passed" in lines[0], r.stdout
+    assert len(lines) == 1 and lines[0].startswith("ok: ") and "20 checks passed" in lines[0], r.stdout
     report = json.loads(run(["check", "--db", healthy, "-f", "json"]).stdout)
     assert report["ok"] is True and report["problems"] == []
     assert report["totals"]["documents"] == 22  # 21 essays and code files + 1 boilerplate
@@ -105,6 +105,8 @@ DAMAGE = [
      "fingerprints outside its text"),
     ("bad-kind", ["UPDATE documents SET kind = 'weird' WHERE doc = 7"], "document values", "kind 'weird'"),
     ("negative-size", ["UPDATE documents SET units = -3 WHERE doc = 7"], "document values", "units -3"),
+    ("stale-text-df", ["UPDATE code_text_df SET df = df + 1 WHERE hash = (SELECT MIN(hash) FROM code_text_df)"],
+     "text family frequencies", "kept document frequency"),
     ("dropped-table", ["DROP TABLE document_texts"], "tables", "table document_texts is missing"),
     ("dropped-column", ["DROP INDEX documents_path", "ALTER TABLE documents DROP COLUMN simhash"], "tables",
      "column documents.simhash is missing"),

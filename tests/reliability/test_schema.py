@@ -47,7 +47,7 @@ def index(tmp_path):
 
 def test_the_index_records_its_schema_version(index):
     settings = dict(raw_sql(index, "SELECT key, value FROM settings"))
-    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "8"
+    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "9"
     assert settings["hash_version"] and settings["created_by"].startswith("winnowdb ")
     assert not BOOKKEEPING & set(settings)  # the user-facing settings hold settings only
     meta = dict(raw_sql(index, "SELECT key, value FROM meta"))
@@ -382,8 +382,18 @@ def _class(folder: Path, n: int, first: int = 0) -> Path:
     return folder
 
 
+def _age_to_schema_8(db: Path) -> None:
+    """Make ``db`` what schema 8 stored: the text family's document frequencies a view, not a table."""
+    from winnowdb.store import sqlfiles
+
+    raw_sql(db, "DROP VIEW IF EXISTS pairs", "DROP VIEW IF EXISTS code_text_max_df", "DROP TABLE code_text_df",
+            f"CREATE VIEW code_text_df AS {sqlfiles.load('code_text_df_counted')}",
+            "UPDATE settings SET value = '8' WHERE key = 'schema_version'")
+
+
 def _age_to_schema_7(db: Path) -> None:
-    """Make ``db`` what schema 7 stored: no index on the documents' paths."""
+    """Make ``db`` what schema 7 stored: no index on the documents' paths (and nothing of schema 9)."""
+    _age_to_schema_8(db)
     raw_sql(db, "DROP INDEX documents_path", "UPDATE settings SET value = '7' WHERE key = 'schema_version'")
 
 
@@ -650,6 +660,43 @@ def test_a_schema_7_index_gets_the_path_index_and_reads_the_same(tmp_path):
     assert _compare(db, a, b) == want
     assert _pairs_by_name(db) == pairs
     assert run(["check", "--db", db]).returncode == 0
+
+
+def test_a_schema_8_index_keeps_the_text_family_frequencies_and_reads_the_same(tmp_path):
+    # schema 9 keeps the text family's df per hash in the table code_text_df (a view before, which
+    # every code query and pairs run counted again); the migration fills it, every write keeps it
+    import json
+    import shutil
+
+    from conftest import REPO
+
+    db = tmp_path / "old.duckdb"
+    code = tmp_path / "code"
+    shutil.copytree(REPO / "sample_corpus" / "code", code)
+    assert run(["add", code, "--db", db]).returncode == 0
+    kept = raw_sql(db, "SELECT hash, df FROM code_text_df ORDER BY hash")
+    assert kept and raw_sql(db, "SELECT table_type FROM information_schema.tables "
+                                "WHERE table_name = 'code_text_df'") == [("BASE TABLE",)]
+    pairs = _pairs_by_name(db)
+    r = run(["query", code / "stack.py", "--db", db, "-f", "json"])
+    assert r.returncode == 0, r.stderr
+    hits = json.loads(r.stdout)
+    assert any(h.get("score", 0) > 0 for h in hits)
+    _age_to_schema_8(db)
+    r = run(["upgrade", "--db", db])
+    assert r.returncode == 0 and f"upgraded from schema version 8 to {NOW}" in r.stdout, r.stdout + r.stderr
+    assert raw_sql(db, "SELECT hash, df FROM code_text_df ORDER BY hash") == kept
+    r = run(["query", code / "stack.py", "--db", db, "-f", "json"])
+    assert r.returncode == 0 and json.loads(r.stdout) == hits, r.stderr
+    assert _pairs_by_name(db) == pairs
+    assert run(["check", "--db", db]).returncode == 0
+    # a removal and an add keep it counted (check compares it with a count of the rows)
+    assert run(["remove", code / "stack_renamed.py", "--db", db]).returncode == 0
+    assert run(["check", "--db", db]).returncode == 0
+    (code / "stack_copy.py").write_text((code / "stack.py").read_text())
+    assert run(["add", code, "--db", db]).returncode == 0
+    assert run(["check", "--db", db]).returncode == 0
+    assert raw_sql(db, "SELECT COUNT(*) FROM code_text_df WHERE df >= 2")[0][0] > 0
 
 
 def test_a_lost_path_index_is_reported_by_check_and_made_again_by_upgrade(tmp_path):

@@ -54,7 +54,8 @@ def engines(tmp_path_factory):
     spark = get_session("local[1]", app_name="winnowdb-tests", conf={"spark.sql.shuffle.partitions": "2"})
     con = idx.store.connection
     # the tables the views read, kept statistics included
-    for table in ("documents", "fingerprints", "shared_hashes", "boilerplate_hashes", "code_text_hashes"):
+    for table in ("documents", "fingerprints", "shared_hashes", "boilerplate_hashes", "code_text_hashes",
+                  "code_text_df"):
         cols = con.execute(f"DESCRIBE {table}").fetchall()
         schema = ", ".join(f"{c[0]} {SPARK_TYPES[c[1]]}" for c in cols)
         spark.createDataFrame(con.execute(f"SELECT * FROM {table}").fetchall(), schema).createOrReplaceTempView(table)

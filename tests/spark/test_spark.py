@@ -395,6 +395,7 @@ PARITY = [
     ("meta_counted", {}),
     ("documents_pending_none", {}),
     ("code_text_hashes_none", {}),
+    ("code_text_df_counted", {}),  # what code_text_df keeps (an export without the table reads it)
     ("common_hashes_none", {}),
     ("document_text_hashes", {}),
 ]

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..settings import CODE_TEXT_DEFAULTS
 from ..store.interrupts import deferred_interrupt
-from ..store.schema import write_setting
+from ..store.schema import fill_text_df, write_setting
 from .document import code_text_hashes
 from .read import lone_cr_as_lf, read_unchanged
 
@@ -94,5 +94,6 @@ def fill_code_text(store, *, on_start: Callable[[int, int], None] | None = None,
     with deferred_interrupt(), store.transaction() as con:
         for key, value in CODE_TEXT_DEFAULTS.items():
             write_setting(con, key, str(value))
+        fill_text_df(con)  # its document frequencies, as every write keeps them
     store.refresh_settings()
     return result

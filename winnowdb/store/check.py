@@ -66,6 +66,8 @@ CHECKS = [
     ("kept counts", "check_kept_counts", "{what}: kept {kept}, counted {counted}"),
     ("common hashes", "check_common_hashes",
      "hash {hash}: in common_hashes with df {kept}, kept document frequency {df} (max-df {max_df})"),
+    ("text family frequencies", "check_code_text_df",
+     "text family hash {hash}: kept document frequency {kept}, counted {counted}"),
 ]
 
 MAX_EXAMPLES = 5

@@ -57,12 +57,13 @@ FINGERPRINT_COLUMNS = ("hash", "doc", "pos")
 #: tables): each is then read as the query file that counts it from the core tables
 DERIVED = {"shared_hashes": "shared_hashes_counted", "boilerplate_hashes": "boilerplate_hashes_counted",
            "meta": "meta_counted", "documents_pending": "documents_pending_none",
-           "code_text_hashes": "code_text_hashes_none", "common_hashes": "common_hashes_none"}
+           "code_text_hashes": "code_text_hashes_none", "common_hashes": "common_hashes_none",
+           "code_text_df": "code_text_df_counted"}
 #: columns an export leaves out, as they describe this machine's files, not the index: the files'
 #: times (``ingest.unchanged``), NULL in an imported index until an add reads the files
 LOCAL_COLUMNS = {"documents": ("mtime_ns", "ctime_ns"), "documents_pending": ("mtime_ns", "ctime_ns")}
 #: tables whose rows ``import_parquet`` counts anew instead of copying (meta's other keys are copied)
-RECOUNTED = ("shared_hashes", "boilerplate_hashes", "common_hashes")
+RECOUNTED = ("shared_hashes", "boilerplate_hashes", "common_hashes", "code_text_df")
 
 
 def bucket_sql(buckets: int, column: str = "hash") -> str:

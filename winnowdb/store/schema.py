@@ -25,9 +25,9 @@ from . import sqlfiles
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "RUNS_KEY", "COMMON_KEY", "create_index",
            "create_views", "check_version", "read_settings", "write_setting", "remove_setting", "read_meta",
-           "write_meta", "stale_code_count", "upgrade", "restore_path_index"]
+           "write_meta", "stale_code_count", "upgrade", "restore_path_index", "fill_text_df"]
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 
 def _v1_to_v2(con) -> None:
@@ -62,6 +62,20 @@ def _v7_to_v8(con) -> None:
     con.execute(sqlfiles.load("migrate_7_to_8"))
 
 
+def _v8_to_v9(con) -> None:
+    con.execute(sqlfiles.load("migrate_8_to_9"))
+    fill_text_df(con)
+
+
+def fill_text_df(con) -> None:
+    """Count ``code_text_df`` again from the text family's rows (inside the caller's transaction):
+    every write that changes the documents or their text family ends here
+    (``stats.remember_default_max_df``, ``ingest.code_text``). A full count (970 code files:
+    ~60 ms), where every code query and pairs run counted it before schema 9."""
+    con.execute(sqlfiles.load("code_text_df_clear"))
+    con.execute(f"INSERT INTO code_text_df {sqlfiles.load('code_text_df_counted')}")
+
+
 #: Schema upgrades. ``MIGRATIONS[v]`` turns a schema-``v`` index into schema ``v + 1`` given an open
 #: connection inside a transaction; a writable open runs every step from the index's version up to
 #: ``SCHEMA_VERSION`` and records the new version in the same transaction, so an upgrade is
@@ -72,12 +86,14 @@ def _v7_to_v8(con) -> None:
 #: index on the documents' paths (``sql/migrate_4_to_5.sql``); 5 -> 6: the files' modification
 #: times, NULL until the next add reads them (``sql/migrate_5_to_6.sql``, ``ingest/unchanged.py``);
 #: 6 -> 7: the fingerprints' spans in the original text dropped (``sql/migrate_6_to_7.sql``);
-#: 7 -> 8: an index on the documents' paths (``sql/migrate_7_to_8.sql``). A later step that
+#: 7 -> 8: an index on the documents' paths (``sql/migrate_7_to_8.sql``); 8 -> 9: the text family's
+#: document frequencies kept in the table code_text_df, a view before (``sql/migrate_8_to_9.sql``,
+#: filled by ``fill_text_df``). A later step that
 #: drops, renames or retypes a column of documents drops ``documents_path`` first and makes it
 #: again (DuckDB refuses those on a table an index depends on; ADD COLUMN works).
 MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {
     1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7,
-    7: _v7_to_v8}
+    7: _v7_to_v8, 8: _v8_to_v9}
 
 #: meta key holding a digest of the SQL of the views stored in the index (``create_views``)
 VIEWS_DIGEST = "views_digest"

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from . import sqlfiles
 from .buckets import span_range
-from .schema import COMMON_KEY, read_meta, write_meta
+from .schema import COMMON_KEY, fill_text_df, read_meta, write_meta
 
 __all__ = ["Update", "Tally", "remove_rows", "default_max_df", "remember_default_max_df", "common_floor",
            "NO_COMMON_FLOOR", "SHARED_BATCH_ROWS"]
@@ -277,8 +277,10 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> None:
 def remember_default_max_df(store) -> None:
     """Store the default --max-df the index's statistics give now (inside the caller's
     transaction): every read takes it from ``meta`` instead of counting. ``common_hashes`` is
-    filled again for it when it was kept for another max-df, or for none."""
+    filled again for it when it was kept for another max-df, or for none; ``code_text_df``, the
+    text family's document frequencies, is counted again (``schema.fill_text_df``)."""
     con = store.connection
+    fill_text_df(con)
     value = int(con.execute(sqlfiles.load("default_max_df_value")).fetchall()[0][0])
     write_meta(con, "default_max_df", value)
     if _kept_floor(con) != value:
