@@ -186,5 +186,6 @@ SELECT a, b, shared, fingerprints_a, fingerprints_b,
        COALESCE(CAST(shared AS DOUBLE) / NULLIF(fingerprints_a + fingerprints_b - shared, 0), 0) AS resemblance,
        text_containment, score
 FROM named
-WHERE $min_score IS NULL OR score >= $min_score
+WHERE ($min_score IS NULL OR score >= $min_score)
+  AND (shared > 0 OR score > 0)  -- a token-less pair whose shared k-grams all weigh 0 (in every submission)
 ORDER BY score DESC, cmax DESC, shared DESC, a, b

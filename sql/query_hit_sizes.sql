@@ -53,4 +53,5 @@ SELECT submission AS path, shared, query_fingerprints, n AS fingerprints, contai
        COALESCE(ROUND(GREATEST(POWER(GREATEST(containment, contained), 4) * (0.9 + 0.1 * t), t), 9),
                 GREATEST(containment, contained)) AS score
 FROM scored
+WHERE shared > 0 OR t > 0  -- a hit by the text family alone needs a k-gram that weighs more than 0
 ORDER BY score DESC, containment DESC, shared DESC, submission

@@ -148,6 +148,33 @@ def test_a_query_without_token_fingerprints_finds_its_hits_by_its_text_family(co
         assert idx.query(outside, top=0, min_shared=10_000) == []
 
 
+def test_a_query_with_tokens_finds_the_hits_without_them_as_pairs_does(code_index, tmp_path):
+    """A code file holding a token-less file's text (here prog0.py with TINY_ERRORS appended) finds
+    that file by the text family, as pairs pairs them; every hit scores as its pair does."""
+    db, src, _ = code_index
+    big = tmp_path / "big.py"
+    big.write_text(_program(0) + "\n" + TINY_ERRORS)
+    with winnowdb.open(db, read_only=True) as idx:
+        hits = {Path(h["path"]).name: h for h in idx.query(big, top=0)}
+    assert hits["errors.py"]["score"] == pytest.approx(1.0) and hits["errors.py"]["shared"] == 0
+    assert hits["errors_copy.py"]["score"] == pytest.approx(1.0)
+    assert hits["prog0.py"]["shared"] > 0  # the token hits as before, beside them
+    assert len({h["query_fingerprints"] for h in hits.values()}) == 1  # the query's own count on every hit
+
+
+def test_a_token_less_pair_without_weighty_evidence_is_not_listed(tmp_path):
+    """Two identical token-less files and nothing else: every k-gram they share is in every
+    submission, so it weighs ln(N / df) = 0 and the pair has no evidence (score 0): not listed."""
+    folder = tmp_path / "two"
+    folder.mkdir()
+    for name in ("a.py", "b.py"):
+        (folder / name).write_text(TINY_VERSION)
+    with winnowdb.open(tmp_path / "two.duckdb") as idx:
+        idx.add([folder], jobs=1)
+        assert idx.pairs(top=0) == []
+        assert idx.query(folder / "a.py", top=0) == []
+
+
 def test_text_pairs_score_their_larger_containment(index_db):
     with winnowdb.open(index_db, read_only=True) as idx:
         rows = idx.pairs(top=0)

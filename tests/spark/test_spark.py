@@ -340,7 +340,7 @@ def _params(con) -> dict:
     boiler_sub = con.execute("SELECT submission FROM documents WHERE path LIKE '%essays/lighthouses.txt'"
                              ).fetchall()[0][0]
     return {"max_df": cap, "common_floor": cap, "min_shared": 1, "new_label": None, "min_score": None, "exclude": sub,
-            "limit_rows": 10,
+            "limit_rows": 10, "tokenless_only": False,
             "top": None,
             "k": int(settings["k"]), "code_k": int(settings.get("code_k", settings["k"])),
             "s": 20, "length": 3, "min_resemblance": 0.1, "min_containment": 0.3,
@@ -385,6 +385,8 @@ PARITY = [
     ("text_evidence", {}),  # the text family's evidence per hit (reads query_text_hashes, hit_text_hashes)
     ("query_text_found", {}),  # the hits of a query without code tokens (reads query_text_hashes, query_docs)
     ("query_text_found", {"exclude": None, "min_shared": 2}),
+    ("query_text_found", {"tokenless_only": True}),  # a query with tokens: the hits without them
+    ("tokenless_documents_any", {}),
     ("query_hit_sizes", {}),  # the hits of query_hits with sizes (reads query_hit_rows, hit_hashes, hit_text)
     ("query_hit_sizes", {"common_floor": NO_COMMON_FLOOR}),
     ("hit_hashes_stored", {}),

@@ -42,11 +42,16 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
     with store.relations(query_found=found):  # a second statement: DuckDB then knows how few they are
         found = store.columns("query_hits", top=int(top) if top and top > 0 else None, exclude=side.submission,
                               min_shared=max(1, int(min_shared)))
-    if side.fingerprints["hash"].shape[0] == 0 and query_text.shape[0]:  # no code token: by its text family
+    tokenless = side.fingerprints["hash"].shape[0] == 0
+    if query_text.shape[0] and (tokenless or store.rows("tokenless_documents_any")[0][0]):
+        # the hits without code tokens, by the text family (every hit of a query without them)
         with store.relations(query_text_hashes={"qid": np.zeros(query_text.shape[0], np.int32), "hash": query_text},
                              query_docs={"doc": own}):
-            found = store.columns("query_text_found", max_df=cap, exclude=side.submission,
-                                  min_shared=max(1, int(min_shared)))
+            more = store.columns("query_text_found", max_df=cap, exclude=side.submission,
+                                 min_shared=max(1, int(min_shared)), tokenless_only=not tokenless)
+        if more["sub"].shape[0]:
+            more["query_fingerprints"][:] = _usable(store, side, found, cap, floor) if not tokenless else 0
+            found = {k: np.concatenate((found[k], more[k].astype(found[k].dtype))) for k in found}
     if found["sub"].shape[0] == 0:
         return []
     hits = {"sub": found["sub"].astype(np.int32), "submission": found["submission"].astype(object),
@@ -69,3 +74,11 @@ def query_hits(reader: Reader, source: str | os.PathLike, *, top: int = 10, max_
             ranked = store.records("query_hit_sizes", max_df=cap, common_floor=floor)
     return ranked[:top] if top and top > 0 else ranked
 
+
+def _usable(store, side, found: dict, cap: int, floor: int) -> int:
+    """How many of the query's token hashes count (``query_found.sql``'s query_fingerprints): from
+    its token hits when it has any, else counted (``countable_hashes.sql``)."""
+    if found["sub"].shape[0]:
+        return int(found["query_fingerprints"][0])
+    with store.relations(side_hashes={"hash": side.fingerprints["hash"]}):
+        return int(store.columns("countable_hashes", max_df=cap, common_floor=floor)["hash"].shape[0])

@@ -61,13 +61,10 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
     hits = None
     try:
         found.createOrReplaceTempView("query_found")
-        if spark.table("query_fingerprints").limit(1).count() == 0 and text.limit(1).count():
-            # no code token: its hits by its text family (a code file shorter than one k-gram of tokens)
-            hits = ssql.run(spark, "query_text_found", max_df=cap, exclude=exclude,
-                            min_shared=max(1, int(min_shared))).cache()
-        else:
-            hits = ssql.run(spark, "query_hits", exclude=exclude, min_shared=max(1, int(min_shared)),
-                            top=int(top) if top and top > 0 else None).cache()
+        hits = ssql.run(spark, "query_hits", exclude=exclude, min_shared=max(1, int(min_shared)),
+                        top=int(top) if top and top > 0 else None).cache()
+        if text.limit(1).count():  # the hits without code tokens, by the text family, as Index.query
+            hits = _with_tokenless(spark, hits, cap, floor, exclude, min_shared)
         hits.createOrReplaceTempView("query_hit_rows")  # sizes and scores next, as Index.query
         ssql.run(spark, "hit_hashes_stored").createOrReplaceTempView("hit_hashes")
         ssql.run(spark, "hit_text_hashes").createOrReplaceTempView("hit_text_hashes")
@@ -79,3 +76,33 @@ def query(spark, export_dir: str, source: str | os.PathLike, *, top: int = 10, m
         if hits is not None:
             hits.unpersist()
         found.unpersist()
+
+
+def _with_tokenless(spark, hits, cap: int, floor: int, exclude, min_shared: int):
+    """``hits`` (cached) and the hits ``query_text_found.sql`` finds: those without code token
+    fingerprints, or every hit of a query without them; each carrying the query's usable token
+    count as ``Index.query`` gives it (``analysis.query``)."""
+    tokens = spark.table("query_fingerprints").limit(1).count() > 0
+    if tokens and not ssql.rows(ssql.run(spark, "tokenless_documents_any"))[0]["found"]:
+        return hits
+    more = ssql.run(spark, "query_text_found", max_df=cap, exclude=exclude, min_shared=max(1, int(min_shared)),
+                    tokenless_only=tokens)
+    if not more.limit(1).count():
+        return hits
+    first = hits.select("query_fingerprints").limit(1).collect()
+    if first:
+        n = int(first[0][0])
+    elif tokens:
+        spark.table("query_fingerprints").createOrReplaceTempView("side_hashes")
+        n = ssql.run(spark, "countable_hashes", max_df=cap, common_floor=floor).count()
+    else:
+        n = 0
+    token = hits.select("sub", "submission", "shared", "query_fingerprints")
+    types = {f.name: f.dataType.simpleString() for f in token.schema.fields}
+    more = more.selectExpr(*(f"CAST({c} AS {types[c]}) AS {c}" for c in ("sub", "submission", "shared")),
+                           f"CAST({int(n)} AS {types['query_fingerprints']}) AS query_fingerprints")
+    # a few hundred rows at most: a local relation (a union of the two plans, cached, made Spark 4.0
+    # fail on the later query's scalar subqueries: "Invalid call to qualifier on unresolved object")
+    joined = spark.createDataFrame(token.collect() + more.collect(), token.schema).cache()
+    hits.unpersist()
+    return joined
