@@ -10,7 +10,7 @@
 -- A k-gram counts when its df (code_text_df: submissions holding it, boilerplate left out) is at
 -- most the text family's cap (the smaller of $max_df and code_text_max_df), as in
 -- text_evidence.sql, which then gives each hit its score T. The hits share no token: shared is 0
--- and so is query_fingerprints (the rows query_hit_sizes.sql reads as query_hit_rows).
+-- (the rows query_hit_sizes.sql reads as query_hit_rows, with the token hits of query_hits.sql).
 -- Parameters: $max_df (BIGINT), $exclude (VARCHAR or NULL: the query's own submission),
 -- $min_shared (BIGINT: the fewest k-grams of the text family a hit shares), $tokenless_only
 -- (BOOLEAN).
