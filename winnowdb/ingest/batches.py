@@ -10,8 +10,8 @@ by hash. So ``add``'s main thread keeps taking the workers' results while DuckDB
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,10 +19,7 @@ from ..store.writes import write_batch
 from .read import Skipped
 from .rows import RowsPiece, merge_rows, piece_rows, rows_piece
 
-if TYPE_CHECKING:
-    import threading
-
-__all__ = ["AddSummary", "Batch", "BatchWriter", "DOCUMENT_COLUMNS"]
+__all__ = ["AddSummary", "Batch", "BatchWriter", "DOCUMENT_COLUMNS", "QUEUE_BYTES"]
 
 #: the columns of a pending document row, in the documents_pending table's order, with their dtypes
 #: (mtime_ns and ctime_ns 0: not recorded, stored as NULL)
@@ -56,35 +53,82 @@ class AddSummary:
         return self.added + self.updated
 
 
+#: bytes of read documents (files' sizes) that may wait for the writer thread besides the batch it
+#: commits: enough to ride out a checkpoint of DuckDB's write-ahead log (~1.3 s in a 100,000-document
+#: add, when the batches' texts pass ``store.writes.BULK_CHECKPOINT_MB``) without the main thread
+#: stopping to take the workers' results (bench/RESULTS.md, Ingest)
+QUEUE_BYTES = 32 * 1024 * 1024
+
+
 class BatchWriter:
     """Commits ``add``'s batches in a background thread, one at a time and in order, so the main
     thread keeps taking the workers' results while DuckDB writes (a worker blocked on sending a
-    result to a busy main thread stalls). DuckDB releases the GIL while it executes.
+    result to a busy main thread stalls). DuckDB releases the GIL while it executes. Batches
+    queue for the thread up to ``QUEUE_BYTES`` of documents (at least one), so a long commit
+    holds the main thread back only when that much is read meanwhile.
 
     Reliability (issue 4): each batch is one transaction, counted in ``summary`` by the writer
     right after its commit; its fingerprints then join ``run``. Ctrl-C is delivered to the main
-    thread only, so it never lands inside a commit; a Ctrl-C while waiting for a commit waits it
-    out, then ends ``add`` as interrupted. As a context manager, leaving waits for the batch in
-    flight: its error, if any, is raised unless another exception is already on its way.
+    thread only, so it never lands inside a commit; a Ctrl-C while waiting for the writer waits
+    out the commit under way, drops the batches that have not begun (read, not committed: the
+    next ``add`` reads them again), then ends ``add`` as interrupted. After a failed commit the
+    batches behind it are dropped, and the error is raised in the main thread by the next
+    ``write`` or ``wait``. As a context manager, leaving normally waits for every batch; leaving
+    by an exception drops those that have not begun and waits for the one committing (its error,
+    if any, is raised unless another exception is already on its way).
     """
 
-    def __init__(self, store, summary: AddSummary, run) -> None:
+    def __init__(self, store, summary: AddSummary, run, *, queue_bytes: int = QUEUE_BYTES) -> None:
+        import threading
+
         self.store = store
         self.summary = summary
         self.run = run
-        self._finished: threading.Event | None = None  # of the batch in flight, set when its thread is done
-        self._error: BaseException | None = None
+        self.queue_bytes = queue_bytes
+        self._queue: deque[Batch] = deque()  # batches not begun, in order
+        self._busy = False  # the thread is committing a batch
+        self._closed = False
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None  # of a failed commit, until raised
+        self._failed = False  # a commit failed: no batch after it is committed
 
     def write(self, batch: "Batch") -> None:
-        """Commit ``batch`` in the background, after the previous one (whose error is raised)."""
+        """Commit ``batch`` in the background, after those before it (raises the error of a
+        failed one); blocks while ``queue_bytes`` of documents wait already."""
         import threading
 
-        self.wait()
-        self._finished = threading.Event()
-        threading.Thread(target=self._commit, args=(batch, self._finished), name="winnowdb-writer",
-                         daemon=True).start()
+        self._raise()
+        with self._cond:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="winnowdb-writer", daemon=True)
+                self._thread.start()
+            self._wait_until(lambda: not self._queue or self._failed
+                             or sum(b.bytes for b in self._queue) + batch.bytes <= self.queue_bytes)
+            self._queue.append(batch)
+            self._cond.notify_all()
+        self._raise()
 
-    def _commit(self, batch: "Batch", finished) -> None:
+    def _loop(self) -> None:
+        """The writer thread: commit queued batches in order until closed."""
+        cond = self._cond
+        while True:
+            with cond:
+                while not self._queue and not self._closed:
+                    cond.wait()
+                if not self._queue:
+                    return
+                batch = self._queue.popleft()
+                self._busy = True
+            try:
+                if not self._failed:
+                    self._commit(batch)
+            finally:
+                with cond:
+                    self._busy = False
+                    cond.notify_all()
+
+    def _commit(self, batch: "Batch") -> None:
         try:
             docs, texts = batch.tables()
             write_batch(self.store, docs, texts, batch.text_family())
@@ -99,39 +143,62 @@ class BatchWriter:
                     summary.updated += 1
             summary.fingerprints += len(fingerprints["hash"])
             summary.bytes += batch.bytes
-        except BaseException as exc:  # raised again in the main thread by wait()
+        except BaseException as exc:  # raised again in the main thread by write() or wait()
             self._error = exc
-        finally:
-            finished.set()
+            self._failed = True
 
-    def wait(self) -> None:
-        """Block until the batch in flight is committed (or failed: then raise its error)."""
-        # an Event, not Thread.join(): a join interrupted by Ctrl-C may mark a running thread
-        # as stopped (CPython <= 3.12), and the connection would be used while still busy
-        finished, interrupted = self._finished, False
-        while finished is not None and not finished.is_set():
+    def _wait_until(self, done) -> None:
+        """Wait (holding the condition) until ``done()``. Ctrl-C drops the batches not begun and
+        waits out the commit under way (a second Ctrl-C too), then is raised."""
+        interrupted = False
+        while not done():
             try:
-                finished.wait()
+                self._cond.wait()
             except KeyboardInterrupt:  # the commit goes on regardless: wait for it, then stop
                 interrupted = True
-        self._finished = None
-        error, self._error = self._error, None
-        if error is not None:
-            raise error
+                self._queue.clear()
+                done = self._idle
         if interrupted:
             raise KeyboardInterrupt
+
+    def _idle(self) -> bool:
+        return not self._queue and not self._busy
+
+    def _raise(self) -> None:
+        error, self._error = self._error, None
+        if error is not None:
+            with self._cond:
+                self._queue.clear()
+            raise error
+
+    def wait(self) -> None:
+        """Block until every batch written is committed (or one failed: then raise its error)."""
+        with self._cond:
+            self._wait_until(self._idle)
+        self._raise()
+
+    def _stop(self) -> None:
+        """End the writer thread (idle by now: it leaves its loop at once)."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
 
     def __enter__(self) -> "BatchWriter":
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            self.wait()
-            return
         try:
-            self.wait()
-        except BaseException:  # the exception already on its way matters more
-            pass
+            if exc_type is None:
+                self.wait()
+                return
+            with self._cond:
+                self._queue.clear()
+            try:
+                self.wait()
+            except BaseException:  # the exception already on its way matters more
+                pass
+        finally:
+            self._stop()
 
 
 class Batch:

@@ -20,8 +20,11 @@ __all__ = ["write_batch", "record_times", "remove_documents", "bulk_writes", "BU
 
 #: how much write-ahead log a bulk write lets build up before DuckDB checkpoints it into the
 #: file (DuckDB's default is 16 MB: an ``add`` of 25 MB of text checkpointed three times on the
-#: way, re-compressing and rewriting blocks each time; see ``bulk_writes``)
-BULK_CHECKPOINT_MB = 256
+#: way, re-compressing and rewriting blocks each time; see ``bulk_writes``). Not more: the
+#: checkpoint runs in the commit that passes it, and an ``add``'s writer thread should finish it
+#: while the workers still read (at 256 MB, 100,000 documents' texts, 270 MB, were checkpointed
+#: in one commit of 1-2 s near the end of reading, which the add then waited for)
+BULK_CHECKPOINT_MB = 128
 #: the most memory DuckDB's buffer manager may keep during a bulk write (its default is 80% of
 #: the machine's memory, filled with blocks just written, which a write never reads again: an add
 #: of 100,000 documents kept 1 GB of them); what does not fit is evicted, or spilled to disk.
