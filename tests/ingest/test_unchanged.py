@@ -48,9 +48,9 @@ def reads(monkeypatch) -> list[str]:
     seen: list[str] = []
     real = prepare_mod.read_source
 
-    def counting(path):
+    def counting(path, **kwargs):
         seen.append(os.path.basename(str(path)))
-        return real(path)
+        return real(path, **kwargs)
 
     monkeypatch.setattr(prepare_mod, "read_source", counting)
     return seen

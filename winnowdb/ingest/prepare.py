@@ -80,9 +80,12 @@ def prepare(path: str, settings: dict[str, str], language: str | None, boilerpla
 def _read(path: str, settings, language: str | None, unchanged_hash: str | None,
           in_worker: bool) -> Prepared | Source:
     """The file's text, or the Prepared that ends its work here (big, skipped, unchanged, huge)."""
-    if in_worker and _may_be_huge(path):
+    # a str: a Path per file costs more than reading a small one. A file with more bytes than a
+    # huge document has characters may be one (every character takes at least a byte): a worker
+    # leaves it to this process (the size is read on the open file: no second stat per file)
+    src = read_source(path, larger_than=segmented.HUGE_CHARS if in_worker else None)
+    if src is None:
         return Prepared(path, "big")
-    src = read_source(path)  # a str: a Path per file costs more than reading a small one
     if isinstance(src, Skipped):
         return Prepared(path, "skipped", skipped=src)
     if unchanged_hash is not None and unchanged_hash == src.content_hash:
@@ -174,15 +177,6 @@ def first_of_each_hash(hashes) -> tuple:
     first = np.zeros(hashes.shape[0], dtype=bool)
     first[at] = True
     return first, int(at.shape[0])
-
-
-def _may_be_huge(path: str) -> bool:
-    """Whether the file has more bytes than a huge document has characters (every character
-    takes at least one byte, so a smaller file is never huge)."""
-    try:
-        return os.stat(path).st_size > segmented.HUGE_CHARS
-    except OSError:
-        return False
 
 
 def prepare_task(task: tuple) -> Prepared:

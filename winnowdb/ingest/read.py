@@ -13,7 +13,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Union
+from typing import Union, overload
 
 from ..errors import WinnowError
 
@@ -182,8 +182,14 @@ def _detection_sample(data: bytes) -> bytes:
 _NAMES = {"latin_1": "latin-1"}
 
 
-def read_source(path: str | os.PathLike) -> Union[Source, Skipped]:
-    """Read and decode one file, or say in one line why it is skipped.
+@overload
+def read_source(path: str | os.PathLike) -> Union[Source, Skipped]: ...
+@overload
+def read_source(path: str | os.PathLike, *, larger_than: int | None) -> Union[Source, Skipped, None]: ...
+def read_source(path: str | os.PathLike, *, larger_than: int | None = None) -> Union[Source, Skipped, None]:
+    """Read and decode one file, or say in one line why it is skipped; None, without reading it,
+    when it is a regular file of more than ``larger_than`` bytes (``add``'s workers leave such a
+    file to the main process: it may be a huge document, ``segmented``).
 
     The file is opened without blocking and checked to be a regular file on the open handle, so a
     path that became a named pipe or device after the walk is skipped instead of hanging.
@@ -198,6 +204,8 @@ def read_source(path: str | os.PathLike) -> Union[Source, Skipped]:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             return Skipped(str(path), "not a regular file")
+        if larger_than is not None and st.st_size > larger_than:
+            return None
         if st.st_size > MAX_FILE_BYTES:
             return Skipped(str(path), f"too large ({st.st_size / 2**20:.0f} MiB > "
                                       f"{MAX_FILE_BYTES // 2**20} MiB)")
