@@ -18,7 +18,8 @@ from .errors import WinnowError
 
 __all__ = ["IndexSettings", "NORMALIZERS", "TEXT_NORMALIZERS", "TEXT_UNITS", "SELECTIONS", "DEFAULTS",
            "LETTERS_DEFAULTS", "FIXED_SETTINGS", "REQUIRED_SETTINGS", "POSITIVE_SETTINGS", "COUNT_SETTINGS", "SALTS",
-           "HASH_VERSION", "SIMHASH_VERSION", "CODE_TOKENS_VERSION", "CODE_TEXT_DEFAULTS", "text_normalizer",
+           "HASH_VERSION", "SIMHASH_VERSION", "CODE_TOKENS_VERSION", "DIGEST_VERSION", "CODE_TEXT_DEFAULTS",
+           "text_normalizer", "digest_width",
            "family_of"]
 
 #: normalizer settings an index can be created with: ``auto`` (code files by extension are
@@ -86,6 +87,15 @@ SIMHASH_VERSION = "char4-tf-splitmix-v2"
 # in triple-quoted strings, 1. and 0x1.8p-3 and 1'000 one number, 0..10 no float, raw strings,
 # Kotlin's strings in templates, JavaScript's regular expressions)
 CODE_TOKENS_VERSION = "code-tokens-v4"
+#: the digest of a document's normalized units (``documents.normalized_hash``, which finds
+#: lexically equivalent documents): BLAKE2b-128 of the units, those of ``prose`` and ``text``
+#: (code points) as 4 bytes each, those of ``words`` and code (64-bit hashes) as 8. A new index
+#: records it as ``digest_version``; an index without that setting (made before it) hashes every
+#: unit as 8 bytes, and keeps doing so, so its documents' digests stay comparable. Hashing half
+#: the bytes takes half the time: it was 15% of ``add``'s workers' CPU (bench/RESULTS.md).
+DIGEST_VERSION = "blake2b128-units-v2"
+#: the units each digest version hashes as 4 bytes (the others as 8)
+_NARROW_UNITS = {DIGEST_VERSION: ("prose", "text")}
 
 
 def text_normalizer(settings: Mapping[str, str]) -> str:
@@ -100,6 +110,20 @@ def text_normalizer(settings: Mapping[str, str]) -> str:
         raise WinnowError(f"this index reads text with the {name!r} normalizer, which this winnowdb does not "
                           f"know (known: {', '.join(TEXT_NORMALIZERS)}); `winnowdb check` reports it")
     return name
+
+
+def digest_width(settings: Mapping[str, str], normalizer: str) -> int:
+    """How many bytes of each unit of a document read by ``normalizer`` (``documents.normalizer``)
+    the normalized digest of an index of these settings hashes (``DIGEST_VERSION``): 4 or 8.
+    ``WinnowError`` for a digest version this winnowdb does not know: the documents it adds would
+    never be found equal to the stored ones."""
+    version = settings.get("digest_version")
+    if version is None:
+        return 8
+    if version not in _NARROW_UNITS:
+        raise WinnowError(f"this index digests normalized text as {version!r}, which this winnowdb does not "
+                          f"know ({DIGEST_VERSION!r}); `winnowdb check` reports it")
+    return 4 if normalizer in _NARROW_UNITS[version] else 8
 
 
 def family_of(normalizer: str) -> str:
@@ -170,6 +194,10 @@ class IndexSettings(Mapping[str, str]):
         k, w = self.integer("code_text_k"), self.integer("code_text_w")
         return (k, w) if k > 0 and w > 0 else None
 
+    def digest_width(self, normalizer: str) -> int:
+        """``digest_width(self, normalizer)``."""
+        return digest_width(self, normalizer)
+
     def guarantee(self, family: str) -> int:
         """t = w + k - 1: every shared run of this many units is found (winnowing)."""
         k, w = self.kw(family)
@@ -201,7 +229,7 @@ class IndexSettings(Mapping[str, str]):
             if value is not None and not value.isdigit():
                 bad.append(f"setting {key}={value!r} is not a whole number")
         for key, known in (("normalizer", NORMALIZERS), ("text_normalizer", TEXT_NORMALIZERS),
-                           ("selection", SELECTIONS)):
+                           ("selection", SELECTIONS), ("digest_version", tuple(_NARROW_UNITS))):
             value = self._values.get(key)
             if value is not None and value not in known:
                 bad.append(f"{key} {value!r} is unknown (known: {', '.join(known)})")
@@ -243,7 +271,7 @@ class IndexSettings(Mapping[str, str]):
                       selection=None, mod_m=None, code_text: bool | None = None) -> dict[str, str]:
         """The settings a new index gets with these options (``None``: the default): defaults
         (``LETTERS_DEFAULTS`` for k and w when text is read as text or words), the text
-        normalizer, the versions of this winnowdb's hashing and code tokens, and the code's text
+        normalizer, the versions of this winnowdb's hashing, code tokens and digest, and the code's text
         family (``CODE_TEXT_DEFAULTS``; 0 and 0 with ``code_text=False``)."""
         cls.check_options(k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
                           text_normalizer=text_normalizer, selection=selection, mod_m=mod_m)
@@ -256,7 +284,7 @@ class IndexSettings(Mapping[str, str]):
                  "selection": selection, "mod_m": mod_m}
         out = {key: str(val if val is not None else defaults[key]) for key, val in given.items()}
         out.update(text_normalizer=reads_text, hash_version=HASH_VERSION, simhash_version=SIMHASH_VERSION,
-                   code_tokens_version=CODE_TOKENS_VERSION,
+                   code_tokens_version=CODE_TOKENS_VERSION, digest_version=DIGEST_VERSION,
                    **{key: str(v if code_text is not False else 0) for key, v in CODE_TEXT_DEFAULTS.items()})
         return out
 

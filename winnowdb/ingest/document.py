@@ -19,6 +19,7 @@ from ..fingerprint.winnow import Fingerprints, fingerprint
 from ..normalize import normalize_as
 from ..normalize.prose import SEPARATORS
 from ..normalize.text import text_units
+from ..normalize.units import units_bytes
 from ..settings import TEXT_NORMALIZERS, IndexSettings, text_normalizer
 from .languages import language_for
 
@@ -156,9 +157,10 @@ def document_simhash(text: str, normalized=None) -> int:
     return units_simhash(normalized.units if normalized is not None else text_units(text))
 
 
-def normalized_hash(norm) -> str:
-    """The ``normalized_hash`` of a document: equal for lexically-equivalent documents."""
-    return hashlib.blake2b(norm.units.tobytes(), digest_size=16).hexdigest()
+def normalized_hash(norm, width: int = 8) -> str:
+    """The ``normalized_hash`` of a document: equal for lexically-equivalent documents. ``width``:
+    the bytes per unit it hashes (``IndexSettings.digest_width`` of the document's normalizer)."""
+    return hashlib.blake2b(units_bytes(norm.units, width), digest_size=16).hexdigest()
 
 
 def set_off_edges(head, tail, units: int, k: int) -> Fingerprints:

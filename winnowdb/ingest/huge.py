@@ -12,6 +12,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..settings import digest_width
 from ..store.interrupts import deferred_interrupt
 from ..store.writes import write_batch
 from .batches import Batch
@@ -33,7 +34,7 @@ def add_huge(store, src, settings: dict[str, str], doc: dict, run, *, language: 
     family = text_family(settings, doc["path"], language)
     assert family is not None  # a huge document is text (segmented.is_huge), never code
     params = segment_params(settings, family, every_kgram)
-    stats = SegmentStats()
+    stats = SegmentStats(width=digest_width(settings, family))
     pieces = iter_fingerprints(src.text, stats=stats, **params)
 
     def with_edges():  # prose boilerplate: also the k-grams across its edges

@@ -17,7 +17,7 @@ import datetime as _dt
 import time
 from typing import Callable
 
-from ..settings import text_normalizer
+from ..settings import digest_width, text_normalizer
 from ..store.runs import FingerprintRun
 from ..store.writes import bulk_writes, record_times
 from .batches import AddSummary, Batch, BatchWriter
@@ -61,7 +61,8 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     ``listing``: ``walk(paths)``, when the caller has it already (files are walked once).
     """
     t0 = time.perf_counter()
-    text_normalizer(store.settings)  # an index this winnowdb cannot read text for: say so first
+    # an index this winnowdb cannot read text for, or digest it as it did: say so first
+    digest_width(store.settings, text_normalizer(store.settings))
     fold_pending(store)  # what an add that was killed committed, stored before anything new
     summary = AddSummary()
     kind = "boilerplate" if boilerplate else "document"

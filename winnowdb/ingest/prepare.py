@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import cast
 
+from ..settings import digest_width
 from . import segmented
 from .document import (
     code_text_hashes,
@@ -69,7 +70,7 @@ def prepare(path: str, settings: dict[str, str], language: str | None, boilerpla
                                                    every_kgram=boilerplate)
     except ValueError as exc:
         return _unreadable(path, exc)
-    prep = _finished(path, src, normalizer, norm, fps,
+    prep = _finished(path, src, settings, normalizer, norm, fps,
                      document_simhash(src.text, norm if normalizer == "text" else None))
     if normalizer.startswith("code"):
         texts = code_text_hashes([src.text], settings, every_kgram=boilerplate)
@@ -99,10 +100,11 @@ def _unreadable(path: str, exc: ValueError) -> Prepared:
     return Prepared(path, "skipped", skipped=Skipped(path, str(exc).split(": ", 1)[-1]))
 
 
-def _finished(path: str, src: Source, normalizer: str, norm, fps, simhash: int,
+def _finished(path: str, src: Source, settings, normalizer: str, norm, fps, simhash: int,
               first: tuple | None = None) -> Prepared:
     first, hashes = first if first is not None else first_of_each_hash(fps.hash)
-    return Prepared(path, "ok", src=src, normalizer=normalizer, normalized_hash=normalized_hash(norm),
+    return Prepared(path, "ok", src=src, normalizer=normalizer,
+                    normalized_hash=normalized_hash(norm, digest_width(settings, normalizer)),
                     units=len(norm), fps=fps, first=first, hashes=hashes, simhash=simhash, fingerprints=len(fps))
 
 
@@ -137,7 +139,7 @@ def prepare_chunk(tasks: list[tuple], in_worker: bool = True, compiled: bool = F
         firsts = _first_masks([d[2].hash for d in done if not isinstance(d, ValueError)], compiled)
         for (i, src), path, d, simhash in zip(batch, paths, done, simhashes):
             out[i] = _unreadable(path, d) if isinstance(d, ValueError) else \
-                _finished(path, src, *d, simhash, first=next(firsts))
+                _finished(path, src, settings, *d, simhash, first=next(firsts))
     done_list = cast("list[Prepared]", out)  # every task's place is filled above
     ok = [prep for prep in done_list if prep.status == "ok"]
     code = [prep for prep in ok if prep.normalizer.startswith("code") and prep.text_hashes is None]

@@ -110,7 +110,8 @@ def retokenize_code(store, *, on_start: Callable[[int, int], None] | None = None
                 raise WinnowError(f"cannot fingerprint {path} again: {exc}") from None
             first, hashes = first_of_each_hash(fps.hash)
             run.add({"hash": fps.hash, "doc": np.full(len(fps), doc, dtype=np.int32), "pos": fps.pos}, first)
-            for key, value in (("doc", doc), ("normalizer", name), ("normalized_hash", normalized_hash(norm)),
+            digest = normalized_hash(norm, settings.digest_width(name))
+            for key, value in (("doc", doc), ("normalizer", name), ("normalized_hash", digest),
                                ("units", len(norm)), ("fingerprints", len(fps)), ("hashes", hashes),
                                ("text", text)):
                 rewritten[key].append(value)

@@ -41,7 +41,7 @@ from ..fingerprint.simhash import FEATURE_GRAM, bit_votes, feature_hashes, simha
 from ..fingerprint.winnow import Fingerprints, select, winnow
 from ..normalize.prose import normalize_prose
 from ..normalize.text import normalize_text
-from ..normalize.units import Normalized
+from ..normalize.units import Normalized, units_bytes
 from ..normalize.words import normalize_words
 from ..settings import IndexSettings
 from .document import choose_normalizer, set_off_edges, with_rows
@@ -70,6 +70,7 @@ class SegmentStats:
     units: int = 0
     fingerprints: int = 0
     exact: bool = True
+    width: int = 8  # bytes per unit of the digest (``IndexSettings.digest_width``)
     _digest: hashlib.blake2b = field(default_factory=lambda: hashlib.blake2b(digest_size=16))
     _ones: np.ndarray = field(default_factory=lambda: np.zeros(64, dtype=np.int64))
     _features: int = 0
@@ -77,7 +78,7 @@ class SegmentStats:
 
     @property
     def normalized_hash(self) -> str:
-        """``blake2b(units)`` of the whole normalized document, as the indexer computes it."""
+        """``document.normalized_hash`` of the whole normalized document, as the indexer computes it."""
         return self._digest.hexdigest()
 
     @property
@@ -209,7 +210,7 @@ def iter_fingerprints(text: str, family: str, k: int, w: int, *, salt: int, sele
             chunk = text[c0:c1]
             norm = normalize_prose(chunk, strip_start=c0 == 0, strip_end=c1 >= n) if family == "prose" \
                 else normalize(chunk)
-            stats._digest.update(norm.units.tobytes())
+            stats._digest.update(units_bytes(norm.units, stats.width))
             stats.units += len(norm)
             text_units = norm.units if family == "text" else normalize_text(chunk).units
             carry = _add_simhash_features(stats, carry, text_units)

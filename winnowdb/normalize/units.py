@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Normalized", "code_points", "empty"]
+__all__ = ["Normalized", "code_points", "empty", "units_bytes"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,17 @@ class Normalized:
 
     def __len__(self) -> int:
         return int(self.units.shape[0])
+
+
+def units_bytes(units: np.ndarray, width: int = 8) -> memoryview:
+    """``units`` as the bytes a digest of them hashes: each unit as ``width`` (4 or 8) bytes,
+    little-endian (``settings.IndexSettings.digest_width``; 4 only for units below 2**32, as the
+    code points of ``prose`` and ``text`` are)."""
+    if width == 8:
+        return np.ascontiguousarray(units, dtype="<u8").data
+    if width == 4:
+        return units.astype("<u4").data
+    raise ValueError(f"a unit digest takes 4 or 8 bytes per unit, not {width}")
 
 
 def empty() -> Normalized:
