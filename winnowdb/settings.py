@@ -194,10 +194,6 @@ class IndexSettings(Mapping[str, str]):
         k, w = self.integer("code_text_k"), self.integer("code_text_w")
         return (k, w) if k > 0 and w > 0 else None
 
-    def digest_width(self, normalizer: str) -> int:
-        """``digest_width(self, normalizer)``."""
-        return digest_width(self, normalizer)
-
     def guarantee(self, family: str) -> int:
         """t = w + k - 1: every shared run of this many units is found (winnowing)."""
         k, w = self.kw(family)

@@ -159,7 +159,7 @@ def document_simhash(text: str, normalized=None) -> int:
 
 def normalized_hash(norm, width: int = 8) -> str:
     """The ``normalized_hash`` of a document: equal for lexically-equivalent documents. ``width``:
-    the bytes per unit it hashes (``IndexSettings.digest_width`` of the document's normalizer)."""
+    the bytes per unit it hashes (``settings.digest_width`` of the document's normalizer)."""
     return hashlib.blake2b(units_bytes(norm.units, width), digest_size=16).hexdigest()
 
 

@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import WinnowError
-from ..settings import CODE_TOKENS_VERSION
+from ..settings import CODE_TOKENS_VERSION, digest_width
 from ..store.interrupts import deferred_interrupt
 from ..store.runs import FingerprintRun
 from ..store.schema import stale_code_count
@@ -110,7 +110,7 @@ def retokenize_code(store, *, on_start: Callable[[int, int], None] | None = None
                 raise WinnowError(f"cannot fingerprint {path} again: {exc}") from None
             first, hashes = first_of_each_hash(fps.hash)
             run.add({"hash": fps.hash, "doc": np.full(len(fps), doc, dtype=np.int32), "pos": fps.pos}, first)
-            digest = normalized_hash(norm, settings.digest_width(name))
+            digest = normalized_hash(norm, digest_width(settings, name))
             for key, value in (("doc", doc), ("normalizer", name), ("normalized_hash", digest),
                                ("units", len(norm)), ("fingerprints", len(fps)), ("hashes", hashes),
                                ("text", text)):

@@ -70,7 +70,7 @@ class SegmentStats:
     units: int = 0
     fingerprints: int = 0
     exact: bool = True
-    width: int = 8  # bytes per unit of the digest (``IndexSettings.digest_width``)
+    width: int = 8  # bytes per unit of the digest (``settings.digest_width``)
     _digest: hashlib.blake2b = field(default_factory=lambda: hashlib.blake2b(digest_size=16))
     _ones: np.ndarray = field(default_factory=lambda: np.zeros(64, dtype=np.int64))
     _features: int = 0

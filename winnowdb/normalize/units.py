@@ -35,7 +35,7 @@ class Normalized:
 
 def units_bytes(units: np.ndarray, width: int = 8) -> memoryview:
     """``units`` as the bytes a digest of them hashes: each unit as ``width`` (4 or 8) bytes,
-    little-endian (``settings.IndexSettings.digest_width``; 4 only for units below 2**32, as the
+    little-endian (``settings.digest_width``; 4 only for units below 2**32, as the
     code points of ``prose`` and ``text`` are)."""
     if width == 8:
         return np.ascontiguousarray(units, dtype="<u8").data
