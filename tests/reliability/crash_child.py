@@ -84,6 +84,21 @@ signal.set_wakeup_fd(wakeup_w)
 state = {"kinds": [], "committed_docs": 0, "stores": 0, "parts": 0, "indexings": 0}
 lock = threading.Lock()
 
+# Python runs a signal's handler in the main thread, at its next instruction. A SIGINT that
+# releases a hold in another thread (add's writer, after a commit) stands for a Ctrl-C during that
+# commit: the main thread would take it while DuckDB writes. So the released thread waits until
+# the main thread has taken it; otherwise the writer could begin the next queued batch first.
+main_took_sigint = threading.Event()
+python_sigint = signal.getsignal(signal.SIGINT)
+
+
+def on_sigint(signum, frame):
+    main_took_sigint.set()
+    python_sigint(signum, frame)
+
+
+signal.signal(signal.SIGINT, on_sigint)
+
 
 def marker_name(point: str) -> str:
     return point.replace(":", "-")
@@ -100,7 +115,8 @@ def hold(point: str, **info) -> None:
     """Stop at ``point`` if asked to, until a go-file or a SIGINT releases the child.
 
     In the main thread a SIGINT raises ``KeyboardInterrupt`` right here (in ``select``), as it
-    would in the product code this hold stands in for, unless the product holds Ctrl-C there."""
+    would in the product code this hold stands in for, unless the product holds Ctrl-C there. In
+    another thread the hold ends once the main thread has taken the SIGINT (``on_sigint``)."""
     if point not in HOLDS:
         return
     go = os.path.join(HOLD_DIR, "go-" + marker_name(point))
@@ -114,6 +130,10 @@ def hold(point: str, **info) -> None:
             os._exit(97)
         ready, _, _ = select.select([wakeup_r], [], [], 0.01)
         if ready and signal.SIGINT in os.read(wakeup_r, 64):
+            if threading.current_thread() is not threading.main_thread():
+                while not main_took_sigint.wait(0.01):
+                    if os.getppid() != PARENT:
+                        os._exit(97)
             return
 
 
