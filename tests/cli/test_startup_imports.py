@@ -70,3 +70,26 @@ def test_fingerprinting_commands_import_numpy_but_not_pandas_or_pydantic(tmp_pat
     imported = heavy_imports(command, str(target), "--db", str(db))
     assert "numpy" in imported and "winnowdb.fingerprint" in imported  # the probe sees what they load
     assert not {"pandas", "pydantic", "numba"} & set(imported)  # a small add, a query: numpy only
+
+
+_THREADS_PROBE = """
+import os, sys
+import winnowdb.cli  # noqa: F401 (sets OpenBLAS's threads before numpy loads)
+import numpy  # noqa: F401
+print(os.environ.get("OPENBLAS_NUM_THREADS"), len(os.listdir("/proc/self/task")), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("given,expected", [(None, "1"), ("2", "2")])
+def test_cli_keeps_openblas_to_one_thread_unless_told(given, expected):
+    # numpy's OpenBLAS would start a spinning thread per core at import; the CLI does no linear
+    # algebra. A value the user set is kept.
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run([sys.executable, "-c", _THREADS_PROBE], capture_output=True, text=True, env=env, timeout=120)
+    value, threads = done.stderr.split()
+    assert value == expected
+    assert int(threads) == int(expected)  # the main thread, and OpenBLAS's others

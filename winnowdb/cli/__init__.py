@@ -7,7 +7,14 @@ a non-zero exit status, never a traceback. Heavy modules are imported inside the
 """
 from __future__ import annotations
 
+import os
 import sys
+
+# winnowdb does no linear algebra, and numpy's OpenBLAS starts a thread per core when numpy is
+# imported, which spins for a while: ~0.09 s of CPU of a `query`'s 0.33 s, taken from DuckDB's
+# threads on a small machine (bench/RESULTS.md, Read path). Set before anything imports numpy;
+# a value the user set is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 # the order of these imports is the order of the commands in --help: not sorted
 # isort: off
