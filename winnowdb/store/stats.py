@@ -14,7 +14,8 @@
 Every write keeps them exact, in its own transaction. The common case is cheap: an add's new
 documents, each its own new submission, only add to the counts of their hashes, so a bucket of
 new rows needs the counts of its hashes among the stored rows (one query that DuckDB's zone maps
-keep to that bucket's range of hashes: rows are stored ordered by hash, ``runs``). Everything
+keep to that bucket's range of hashes: rows are stored ordered by hash, ``runs``; none when the
+index holds no ordinary document yet). Everything
 else -- documents removed or replaced, a submission of several files, a new file of an existing
 submission, code fingerprinted again -- has the counts of the hashes it touches counted again
 exactly from the stored rows.
@@ -152,6 +153,8 @@ class Update:
             with store.relations(new_docs={"doc": self.new_docs}):
                 info = store.columns("new_document_kinds", rewritten=self.rewritten)
         docs = info.get("doc", np.empty(0, np.int32)).astype(np.int64)
+        # none stored (a fresh index): no hash has a stored df to add to, nothing to look up
+        self.stored_before = bool(store.value("ordinary_documents_stored"))
         self.base = int(docs.min()) if docs.shape[0] else 0
         size = int(docs.max()) - self.base + 1 if docs.shape[0] else 0
         # per new document (indexed by doc - base): ordinary, and alone in a new submission
@@ -197,7 +200,10 @@ class Update:
         low, high = span_range(span)
         u, exact = tally.hashes, tally.exact
         if u.shape[0]:
-            old_h, old_df = _df_of(store, u, low, high)
+            if self.stored_before:
+                old_h, old_df = _df_of(store, u, low, high)
+            else:
+                old_h, old_df = np.empty(0, np.int64), np.empty(0, np.int64)
             df = tally.counts.copy()
             at_old = np.searchsorted(u, old_h)
             df[at_old] += old_df
