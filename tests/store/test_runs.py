@@ -10,7 +10,6 @@ import random
 from pathlib import Path
 
 import duckdb
-import pytest
 
 import winnowdb
 from winnowdb.store import buckets, runs
@@ -48,15 +47,13 @@ def _content(db: Path) -> dict:
         con.close()
 
 
-@pytest.mark.parametrize("arrow_rows", [runs.ARROW_ROWS, 1])  # spans as numpy columns, as Arrow tables
-def test_an_add_stopped_between_buckets_is_invisible_and_finished_by_the_next(tmp_path, monkeypatch, arrow_rows):
+def test_an_add_stopped_between_buckets_is_invisible_and_finished_by_the_next(tmp_path, monkeypatch):
     corpus = _corpus(tmp_path / "corpus")
     ref = tmp_path / "ref.duckdb"
-    with winnowdb.open(ref) as idx:  # buckets of a few hundred rows: numpy columns
+    with winnowdb.open(ref) as idx:
         assert idx.add([corpus], jobs=1).added == 40
         ref_pairs = idx.pairs(top=0)
     assert ref_pairs, "no copies found: the test would check nothing"
-    monkeypatch.setattr(runs, "ARROW_ROWS", arrow_rows)
     monkeypatch.setattr(buckets, "SPAN_ROWS", 1)  # a bucket per transaction, as a big add stores them
 
     db = tmp_path / "stopped.duckdb"

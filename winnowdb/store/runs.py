@@ -39,7 +39,7 @@ from .interrupts import is_interrupt
 from .spill import spill_folder
 
 __all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_pending", "drop_pending_rows",
-           "COLUMNS", "SPILL_ROWS", "ARROW_ROWS"]
+           "COLUMNS", "SPILL_ROWS"]
 
 #: the columns of a fingerprint row, in the fingerprints table's order, with their dtypes
 COLUMNS = (("hash", np.int64), ("doc", np.int32), ("pos", np.int32))
@@ -231,7 +231,7 @@ class FingerprintRun:
                 if i + 1 < len(todo):
                     coming = ahead.submit(prepared, todo[i + 1])
                 if tally is not None:
-                    insert_part(store, {name: part[name] for name, _ in COLUMNS}, arrow=self.rows >= ARROW_ROWS)
+                    insert_part(store, {name: part[name] for name, _ in COLUMNS})
                     stored_rows += int(part["hash"].shape[0])
                     tallies.put(span, tally)
                 del part, tally
@@ -253,7 +253,7 @@ class FingerprintRun:
                 part = self._span(span, keep)
                 if part and part["hash"].shape[0]:
                     update.partition(span, part)
-                    insert_rows(store, {name: part[name] for name, _ in COLUMNS}, arrow=self.rows >= ARROW_ROWS)
+                    insert_rows(store, {name: part[name] for name, _ in COLUMNS})
                     stored_rows += int(part["hash"].shape[0])
                     update.stored(span)
             update.after()
@@ -324,30 +324,21 @@ class _Tallies:
         return os.path.join(self.folder, f"tally-{span[0]:02d}-{span[1]:02d}.{name}")
 
 
-#: an add (or upgrade step) of at least this many rows hands its spans to DuckDB as Arrow tables:
-#: appended in about two thirds of the time numpy columns take (40M rows: 3.5-5.1 s against
-#: 5.6-6.4 s), but the first one makes DuckDB import pandas (0.25 s and ~130 MB), which a small or
-#: middling add should not pay
-ARROW_ROWS = 16_000_000
+def insert_rows(store, columns: dict) -> None:
+    """Append fingerprint rows (numpy columns, ``COLUMNS``) inside the caller's transaction.
 
-
-def insert_rows(store, columns: dict, *, arrow: bool = False) -> None:
-    """Append fingerprint rows (numpy columns, ``COLUMNS``) inside the caller's transaction; as
-    an Arrow table when ``arrow``."""
-    table: object = columns
-    if arrow:
-        import pyarrow as pa
-
-        table = pa.table(columns)  # the same buffers, not a copy
-    with store.relations(new_fingerprints=table):
+    Numpy columns, not an Arrow table: with DuckDB 2.0 they append as fast or faster (a 100,000
+    document add stores its rows 0.3 s sooner), and an Arrow table made DuckDB import pandas
+    (~0.25 s and ~65-130 MB) (bench/RESULTS.md, Ingest)."""
+    with store.relations(new_fingerprints=columns):
         store.connection.execute(sqlfiles.load("insert_fingerprints"))
 
 
-def insert_part(store, columns: dict, *, arrow: bool = False) -> None:
+def insert_part(store, columns: dict) -> None:
     """Store one span of buckets of an add's fingerprint rows (numpy columns, ``COLUMNS``), in a
     transaction of its own; the rows belong to documents still pending."""
     with store.transaction():
-        insert_rows(store, columns, arrow=arrow)
+        insert_rows(store, columns)
 
 
 def drop_pending_rows(store) -> None:
