@@ -327,10 +327,12 @@ class _Tallies:
 def insert_rows(store, columns: dict) -> None:
     """Append fingerprint rows (numpy columns, ``COLUMNS``) inside the caller's transaction.
 
-    Numpy columns, not an Arrow table: with DuckDB 2.0 they append as fast or faster (a 100,000
-    document add stores its rows 0.3 s sooner), and an Arrow table made DuckDB import pandas
-    (~0.25 s and ~65-130 MB) (bench/RESULTS.md, Ingest)."""
-    with store.relations(new_fingerprints=columns):
+    Numpy columns, not an Arrow table: an Arrow table made DuckDB import pandas (~0.25 s and
+    ~65-130 MB), and appended no faster. With one DuckDB thread: threads appending numpy columns
+    in parallel each leave their last row group part-filled (at 100,000 documents 5,158 row groups
+    where 4,980 hold the rows, and a 5% larger file), and the other core is busy meanwhile
+    reading the next span (bench/RESULTS.md, Ingest)."""
+    with store.threads(1), store.relations(new_fingerprints=columns):
         store.connection.execute(sqlfiles.load("insert_fingerprints"))
 
 
