@@ -125,3 +125,24 @@ def test_pending_documents_count_toward_df_as_when_they_were_added(tmp_path, mon
     assert want["shared"] and got["shared"] == want["shared"]
     assert got["meta"] == want["meta"]
     assert check_index(db).ok
+
+
+def test_a_compact_append_fills_its_row_groups(tmp_path):
+    # A big run appends with one DuckDB thread: each span's rows fill whole row groups but the
+    # last one (with several threads each thread leaves one part-filled: 152 here on 2 cores).
+    import numpy as np
+
+    from winnowdb.store.dbfile import ROW_GROUP_ROWS
+
+    rng = np.random.default_rng(0)
+    n = 600_000
+    with winnowdb.open(tmp_path / "compact.duckdb") as idx:
+        for span in range(2):
+            hashes = np.sort(rng.integers(span * 2**60, (span + 1) * 2**60, n))
+            runs.insert_part(idx.store, {"hash": hashes, "doc": rng.integers(0, 1000, n).astype(np.int32),
+                                         "pos": rng.integers(0, 5000, n).astype(np.int32)}, compact=True)
+        groups, rows = idx.store.connection.execute(
+            "SELECT count(DISTINCT row_group_id), (SELECT count(*) FROM fingerprints) "
+            "FROM pragma_storage_info('fingerprints')").fetchone()
+    assert rows == 2 * n
+    assert groups == 2 * -(-n // ROW_GROUP_ROWS)  # 2 x 74

@@ -25,6 +25,7 @@ lost and nothing half-stored is ever read.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
@@ -39,7 +40,7 @@ from .interrupts import is_interrupt
 from .spill import spill_folder
 
 __all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_pending", "drop_pending_rows",
-           "COLUMNS", "SPILL_ROWS"]
+           "COLUMNS", "SPILL_ROWS", "COMPACT_ROWS"]
 
 #: the columns of a fingerprint row, in the fingerprints table's order, with their dtypes
 COLUMNS = (("hash", np.int64), ("doc", np.int32), ("pos", np.int32))
@@ -231,7 +232,7 @@ class FingerprintRun:
                 if i + 1 < len(todo):
                     coming = ahead.submit(prepared, todo[i + 1])
                 if tally is not None:
-                    insert_part(store, {name: part[name] for name, _ in COLUMNS})
+                    insert_part(store, {name: part[name] for name, _ in COLUMNS}, compact=self.rows >= COMPACT_ROWS)
                     stored_rows += int(part["hash"].shape[0])
                     tallies.put(span, tally)
                 del part, tally
@@ -253,7 +254,7 @@ class FingerprintRun:
                 part = self._span(span, keep)
                 if part and part["hash"].shape[0]:
                     update.partition(span, part)
-                    insert_rows(store, {name: part[name] for name, _ in COLUMNS})
+                    insert_rows(store, {name: part[name] for name, _ in COLUMNS}, compact=self.rows >= COMPACT_ROWS)
                     stored_rows += int(part["hash"].shape[0])
                     update.stored(span)
             update.after()
@@ -324,23 +325,32 @@ class _Tallies:
         return os.path.join(self.folder, f"tally-{span[0]:02d}-{span[1]:02d}.{name}")
 
 
-def insert_rows(store, columns: dict) -> None:
-    """Append fingerprint rows (numpy columns, ``COLUMNS``) inside the caller's transaction.
+#: a run of at least this many rows is appended with one DuckDB thread (``insert_rows``)
+COMPACT_ROWS = 16_000_000
+
+
+def insert_rows(store, columns: dict, *, compact: bool = False) -> None:
+    """Append fingerprint rows (numpy columns, ``COLUMNS``) inside the caller's transaction;
+    with one DuckDB thread when ``compact``.
 
     Numpy columns, not an Arrow table: an Arrow table made DuckDB import pandas (~0.25 s and
-    ~65-130 MB), and appended no faster. With one DuckDB thread: threads appending numpy columns
-    in parallel each leave their last row group part-filled (at 100,000 documents 5,158 row groups
-    where 4,980 hold the rows, and a 5% larger file), and the other core is busy meanwhile
-    reading the next span (bench/RESULTS.md, Ingest)."""
-    with store.threads(1), store.relations(new_fingerprints=columns):
-        store.connection.execute(sqlfiles.load("insert_fingerprints"))
+    ~65-130 MB), and appended no faster. DuckDB's threads append numpy columns to row groups of
+    their own, and each append leaves their last ones part-filled: at 100,000 documents 5,158
+    row groups where 4,980 hold the rows (a 7% larger file), at 1,000,000 an index of 6.7 GB
+    instead of 5.6 GB. A big run (``COMPACT_ROWS``) appends with one thread, while the other core
+    reads and sorts the next span: ~0.2 s more at 100,000 documents. A small one keeps both: one
+    thread cost 6,801 real-text files 0.14 s of 0.66 s of storing, for a 5% smaller file
+    (bench/RESULTS.md, Ingest)."""
+    with store.threads(1) if compact else contextlib.nullcontext():
+        with store.relations(new_fingerprints=columns):
+            store.connection.execute(sqlfiles.load("insert_fingerprints"))
 
 
-def insert_part(store, columns: dict) -> None:
+def insert_part(store, columns: dict, *, compact: bool = False) -> None:
     """Store one span of buckets of an add's fingerprint rows (numpy columns, ``COLUMNS``), in a
-    transaction of its own; the rows belong to documents still pending."""
+    transaction of its own (``insert_rows``); the rows belong to documents still pending."""
     with store.transaction():
-        insert_rows(store, columns)
+        insert_rows(store, columns, compact=compact)
 
 
 def drop_pending_rows(store) -> None:
