@@ -15,10 +15,9 @@ Every write keeps them exact, in its own transaction. The common case is cheap: 
 documents, each its own new submission, only add to the counts of their hashes, so a bucket of
 new rows needs the counts of its hashes among the stored rows (one query that DuckDB's zone maps
 keep to that bucket's range of hashes: rows are stored ordered by hash, ``runs``; none when the
-index holds no ordinary document yet). Everything
-else -- documents removed or replaced, a submission of several files, a new file of an existing
-submission, code fingerprinted again -- has the counts of the hashes it touches counted again
-exactly from the stored rows.
+index holds no ordinary document yet). Everything else -- documents removed or replaced, a
+submission of several files, a new file of an existing submission, code fingerprinted again --
+has the counts of the hashes it touches counted again exactly from the stored rows.
 """
 from __future__ import annotations
 
@@ -200,10 +199,7 @@ class Update:
         low, high = span_range(span)
         u, exact = tally.hashes, tally.exact
         if u.shape[0]:
-            if self.stored_before:
-                old_h, old_df = _df_of(store, u, low, high)
-            else:
-                old_h, old_df = np.empty(0, np.int64), np.empty(0, np.int64)
+            old_h, old_df = self._stored_df(u, low, high)
             df = tally.counts.copy()
             at_old = np.searchsorted(u, old_h)
             df[at_old] += old_df
@@ -213,11 +209,19 @@ class Update:
             if sum(h.shape[0] for h, _ in self._new_shared) >= SHARED_BATCH_ROWS:
                 self.flush()
         if exact.shape[0]:
-            before_h, _ = _df_of(store, exact, low, high)
+            before_h, _ = self._stored_df(exact, low, high)
             self._pending_exact[span] = (exact, before_h.shape[0], low, high)
         if tally.boilerplate.shape[0]:  # boilerplate: its distinct hashes, once each
             with store.relations(new_boilerplate=_hashes(tally.boilerplate)):
                 store.connection.execute(sqlfiles.load("boilerplate_hashes_insert"), {"low": low, "high": high})
+
+    def _stored_df(self, hashes: np.ndarray, low: int, high: int) -> tuple[np.ndarray, np.ndarray]:
+        """``_df_of`` the stored rows, not read when ``before`` found no ordinary document."""
+        if self.stored_before:
+            return _df_of(self.store, hashes, low, high)
+        import numpy as np
+
+        return np.empty(0, np.int64), np.empty(0, np.int64)
 
     def flush(self) -> None:
         """Insert the ``shared_hashes`` rows ``apply`` holds (``after`` does, before it reads
