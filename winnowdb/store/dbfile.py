@@ -39,7 +39,7 @@ __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries
            "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "LARGE_ROW_GROUP_ROWS",
            "LARGE_INDEX_BYTES", "INDEX_BYTES_PER_INPUT_BYTE", "row_group_rows", "planned_row_group_rows",
            "CATALOG", "connect_index", "disconnect_index", "MEMORY_SHARE", "MIN_MEMORY_BYTES", "MEMORY_ENV",
-           "default_memory_bytes", "apply_memory_limit", "temp_directory", "memory_bytes"]
+           "default_memory_bytes", "index_memory_bytes", "apply_memory_limit", "temp_directory", "memory_bytes"]
 
 #: rows per row group of every table an index's connection writes, for an index file under
 #: ``LARGE_INDEX_BYTES`` (see the module docstring)
@@ -58,13 +58,18 @@ _UNITS = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**1
           "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50}
 
 
+_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([A-Za-z]*)\s*")
+
+
 def memory_bytes(setting: str) -> int | None:
-    """DuckDB's memory_limit as it reads back ('18.7 GiB', '512.0 MiB', ...) in bytes; None if
-    it is not a size (e.g. no limit)."""
-    number, _, unit = setting.strip().partition(" ")
+    """DuckDB's memory_limit as it reads back ('18.7 GiB', '512.0 MiB', ...), or a size as a user
+    gives it ('8GB', '500MB'), in bytes; None if it is not a size (e.g. no limit)."""
+    m = _SIZE.fullmatch(setting)
+    if m is None:
+        return None
     try:
-        return int(float(number) * _UNITS[unit.strip().lower() or "b"])
-    except (ValueError, KeyError):
+        return int(float(m.group(1)) * _UNITS[m.group(2).lower() or "b"])
+    except KeyError:
         return None
 
 
@@ -84,6 +89,16 @@ def default_memory_bytes() -> int | None:
     except (ValueError, OSError, AttributeError):
         return None
     return max(MIN_MEMORY_BYTES, int(total * MEMORY_SHARE))
+
+
+def index_memory_bytes() -> int | None:
+    """The memory limit an index is opened with, in bytes, as far as it is known without DuckDB:
+    what ``WINNOWDB_MEMORY_LIMIT`` says, else ``default_memory_bytes`` (``apply_memory_limit``
+    keeps DuckDB's own limit where that is lower); None when neither gives a size."""
+    given = os.environ.get(MEMORY_ENV, "").strip()
+    if given:
+        return memory_bytes(given)
+    return default_memory_bytes()
 
 
 def apply_memory_limit(con) -> None:

@@ -38,6 +38,7 @@ from . import merge, sqlfiles, stats
 from .buckets import BUCKETS, bucket_of, sort_key, spans
 from .interrupts import is_interrupt
 from .spill import spill_folder
+from .writes import room_for_deletes
 
 __all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_pending", "drop_pending_rows",
            "COLUMNS", "SPILL_ROWS", "COMPACT_ROWS"]
@@ -280,7 +281,11 @@ def index_pending(store, update: stats.Update, tallies: "_Tallies", run_rows: in
     called); ``tallies`` holds each stored span's ``Update.tally`` (``buckets.spans``: first,
     last). ``run_rows``: how many rows the run stored (recorded for ``merge``)."""
     result = RunResult()
-    with store.transaction() as con:
+    # the statistics replace shared_hashes rows anywhere in the table, and the documents replaced
+    # lose their rows: room in memory for what those deletes pin until the commit
+    most = stats.removal_rows(store, update.replaced)
+    most["documents_pending"] = None
+    with room_for_deletes(store, most), store.transaction() as con:
         result.documents = int(update.new_docs.shape[0])  # the pending documents, read by the caller
         result.replaced = int(update.replaced.shape[0])
         stats.remove_rows(store, update.replaced)

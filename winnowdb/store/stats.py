@@ -28,7 +28,8 @@ from . import sqlfiles
 from .buckets import span_range
 from .schema import COMMON_KEY, fill_text_df, read_meta, write_meta
 
-__all__ = ["Update", "Tally", "remove_rows", "default_max_df", "remember_default_max_df", "common_floor",
+__all__ = ["Update", "Tally", "remove_rows", "removal_rows", "COUNTED_TABLES",
+           "default_max_df", "remember_default_max_df", "common_floor",
            "NO_COMMON_FLOOR", "SHARED_BATCH_ROWS"]
 
 #: the ``common_floor`` of an index whose common_hashes serves no max-df: above any max-df, so the
@@ -248,6 +249,27 @@ class Update:
             meta = read_meta(con)
             write_meta(con, "distinct_hashes", int(meta.get("distinct_hashes", 0)) + self.delta)
         remember_default_max_df(store)
+
+
+#: the tables every write's statistics may delete rows of, anywhere in them: the shared and too
+#: common hashes whose counts change, and the counts kept whole (``remember_default_max_df``)
+COUNTED_TABLES = ("shared_hashes", "common_hashes", "code_text_df")
+
+
+def removal_rows(store, docs: np.ndarray) -> dict[str, int | None]:
+    """The most rows ``remove_rows`` of ``docs`` deletes from each table (None: any number), for
+    ``writes.room_for_deletes``; the statistics' tables included."""
+    import numpy as np
+
+    most: dict[str, int | None] = {table: None for table in COUNTED_TABLES}
+    docs = np.asarray(docs, dtype=np.int32)
+    if docs.shape[0] == 0:
+        return most
+    with store.relations(gone_docs={"doc": docs}):
+        documents, fingerprints = store.rows("gone_document_rows")[0]
+    most.update({"fingerprints": int(fingerprints), "documents": int(documents), "document_texts": int(documents),
+                 "clusters": int(documents), "code_text_hashes": None if documents else 0})
+    return most
 
 
 def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> None:
