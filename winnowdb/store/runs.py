@@ -37,8 +37,8 @@ import numpy as np
 from . import merge, sqlfiles, stats
 from .buckets import BUCKETS, bucket_of, sort_key, spans
 from .interrupts import is_interrupt
+from .room import room_for_deletes
 from .spill import spill_folder
-from .writes import room_for_deletes
 
 __all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_pending", "drop_pending_rows",
            "COLUMNS", "SPILL_ROWS", "COMPACT_ROWS"]
@@ -242,7 +242,7 @@ class FingerprintRun:
 
     def _finish_rewritten(self, rewritten: dict) -> None:
         store = self.store
-        with store.transaction() as con:
+        with room_for_deletes(store), store.transaction() as con:
             new_docs = np.asarray(rewritten["doc"], dtype=np.int32)
             update = stats.Update(store, new_docs, replaced=np.empty(0, np.int32), rewritten=True)
             update.before()
@@ -283,9 +283,7 @@ def index_pending(store, update: stats.Update, tallies: "_Tallies", run_rows: in
     result = RunResult()
     # the statistics replace shared_hashes rows anywhere in the table, and the documents replaced
     # lose their rows: room in memory for what those deletes pin until the commit
-    most = stats.removal_rows(store, update.replaced)
-    most["documents_pending"] = None
-    with room_for_deletes(store, most), store.transaction() as con:
+    with room_for_deletes(store, {"documents_pending": None}), store.transaction() as con:
         result.documents = int(update.new_docs.shape[0])  # the pending documents, read by the caller
         result.replaced = int(update.replaced.shape[0])
         stats.remove_rows(store, update.replaced)
@@ -361,7 +359,7 @@ def insert_part(store, columns: dict, *, compact: bool = False) -> None:
 def drop_pending_rows(store) -> None:
     """Delete, in a transaction of its own, the fingerprint rows of pending documents: the
     buckets an add stored before it was killed (``FingerprintRun.finish``). Nothing reads them."""
-    with store.transaction() as con:
+    with room_for_deletes(store, {"fingerprints": None}), store.transaction() as con:
         con.execute(sqlfiles.load("delete_pending_fingerprints"))
 
 

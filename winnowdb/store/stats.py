@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING
 
 from . import sqlfiles
 from .buckets import span_range
+from .room import expect_deletes
 from .schema import COMMON_KEY, fill_text_df, read_meta, write_meta
 
-__all__ = ["Update", "Tally", "remove_rows", "removal_rows", "COUNTED_TABLES",
-           "default_max_df", "remember_default_max_df", "common_floor",
+__all__ = ["Update", "Tally", "remove_rows", "default_max_df", "remember_default_max_df", "common_floor",
            "NO_COMMON_FLOOR", "SHARED_BATCH_ROWS"]
 
 #: the ``common_floor`` of an index whose common_hashes serves no max-df: above any max-df, so the
@@ -68,6 +68,9 @@ def _replace_shared(store, hashes: np.ndarray, df_hash: np.ndarray, df: np.ndarr
     con = store.connection
     if hashes.shape[0]:
         floor = _kept_floor(con)  # common_hashes follows shared_hashes row for row
+        expect_deletes(store, "shared_hashes", hashes.shape[0])
+        if floor is not None:
+            expect_deletes(store, "common_hashes", hashes.shape[0])
         with store.relations(hashes_wanted=_hashes(hashes)):
             con.execute(sqlfiles.load("shared_hashes_delete"), {"low": low, "high": high})
             if floor is not None:
@@ -251,27 +254,6 @@ class Update:
         remember_default_max_df(store)
 
 
-#: the tables every write's statistics may delete rows of, anywhere in them: the shared and too
-#: common hashes whose counts change, and the counts kept whole (``remember_default_max_df``)
-COUNTED_TABLES = ("shared_hashes", "common_hashes", "code_text_df")
-
-
-def removal_rows(store, docs: np.ndarray) -> dict[str, int | None]:
-    """The most rows ``remove_rows`` of ``docs`` deletes from each table (None: any number), for
-    ``writes.room_for_deletes``; the statistics' tables included."""
-    import numpy as np
-
-    most: dict[str, int | None] = {table: None for table in COUNTED_TABLES}
-    docs = np.asarray(docs, dtype=np.int32)
-    if docs.shape[0] == 0:
-        return most
-    with store.relations(gone_docs={"doc": docs}):
-        documents, fingerprints = store.rows("gone_document_rows")[0]
-    most.update({"fingerprints": int(fingerprints), "documents": int(documents), "document_texts": int(documents),
-                 "clusters": int(documents), "code_text_hashes": None if documents else 0})
-    return most
-
-
 def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> None:
     """Delete documents inside the caller's transaction, with their fingerprints and texts, and
     the statistics of their hashes counted again. ``rewritten``: the same documents are written
@@ -284,6 +266,12 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> None:
         return
     con = store.connection
     with store.relations(gone_docs={"doc": docs}):
+        documents, fingerprints, text_family = store.rows("gone_document_rows")[0]
+        expect_deletes(store, "fingerprints", fingerprints)
+        if not rewritten:
+            for table in ("documents", "document_texts", "clusters"):
+                expect_deletes(store, table, documents)
+            expect_deletes(store, "code_text_hashes", text_family)
         kinds = store.columns("gone_document_kinds")
         touched = store.columns("gone_hashes")["hash"].astype(np.int64)
         before_h, _ = _df_of(store, touched)
@@ -303,6 +291,7 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> None:
         write_meta(con, "distinct_hashes",
                    int(meta.get("distinct_hashes", 0)) + int(after_h.shape[0] - before_h.shape[0]))
     if (kinds["kind"] == "boilerplate").any():
+        expect_deletes(store, "boilerplate_hashes", None)
         con.execute(sqlfiles.load("boilerplate_hashes_rebuild"))
 
 
@@ -312,10 +301,12 @@ def remember_default_max_df(store) -> None:
     filled again for it when it was kept for another max-df, or for none; ``code_text_df``, the
     text family's document frequencies, is counted again (``schema.fill_text_df``)."""
     con = store.connection
+    expect_deletes(store, "code_text_df", None)  # counted again whole
     fill_text_df(con)
     value = int(con.execute(sqlfiles.load("default_max_df_value")).fetchall()[0][0])
     write_meta(con, "default_max_df", value)
     if _kept_floor(con) != value:
+        expect_deletes(store, "common_hashes", None)
         con.execute(sqlfiles.load("common_hashes_clear"))
         con.execute(sqlfiles.load("common_hashes_fill"), {"max_df": value})
         write_meta(con, COMMON_KEY, value)

@@ -10,15 +10,14 @@ exact (``stats``). Removed document ids are never given again (the highest is re
 """
 from __future__ import annotations
 
-import os
 from contextlib import contextmanager
 
 from . import sqlfiles, stats
-from .dbfile import ROW_GROUP_ROWS, index_memory_bytes, memory_bytes, row_group_rows
+from .dbfile import memory_bytes
+from .room import room_for_deletes
 
-__all__ = ["write_batch", "record_times", "remove_documents", "bulk_writes", "room_for_deletes",
-           "BULK_CHECKPOINT_MB", "BULK_MEMORY_MB", "DELETE_ROW_GROUP_BYTES", "DELETE_VECTOR_BYTES", "VECTOR_ROWS",
-           "VALUE_MEMORY_FACTOR", "VALUE_MEMORY_MARGIN_MB"]
+__all__ = ["write_batch", "record_times", "remove_documents", "bulk_writes", "BULK_CHECKPOINT_MB",
+           "BULK_MEMORY_MB", "VALUE_MEMORY_FACTOR", "VALUE_MEMORY_MARGIN_MB"]
 
 #: how much write-ahead log a bulk write lets build up before DuckDB checkpoints it into the
 #: file (DuckDB's default is 16 MB: an ``add`` of 25 MB of text checkpointed three times on the
@@ -33,18 +32,6 @@ BULK_CHECKPOINT_MB = 128
 #: 100,000 documents: peak 940 MB at 384, 1,077 MB at 512, each a few seconds slower than the
 #: last (the statistics look the add's hash ranges up again, from disk once evicted; bench/RESULTS.md)
 BULK_MEMORY_MB = 384
-
-#: what DuckDB pins in memory, until a transaction that deletes rows ends, for each row group
-#: of a table it deletes a row from, and for each vector (``VECTOR_ROWS`` rows) more: the version
-#: info of the deletes, held for the commit and for a rollback, never evicted. Measured with
-#: DuckDB 2.0.1 (bench/RESULTS.md, Scale): one row deleted in each of 1,953 vectors of a table of
-#: 4M rows needed a limit of 160 MB in 8,192-row groups (488 groups), 96 MB in 32,768-row groups
-#: and 48 MB in 122,880; one in each row group of 8,192 rows, 160 MB; at 1,000,000 documents, one
-#: row in each of shared_hashes' 20,080 vectors (1,343 groups) pinned 551 MB
-DELETE_ROW_GROUP_BYTES = 256 * 2**10
-DELETE_VECTOR_BYTES = 32 * 2**10
-#: DuckDB's vector: the rows its version info covers
-VECTOR_ROWS = 2048
 
 #: how many times its size in memory DuckDB may need to store one value (a huge document's text,
 #: as UTF-8: up to twice the bytes of a file in a legacy encoding; DuckDB held two blocks of its
@@ -77,47 +64,6 @@ def bulk_writes(store, *, largest_value: int = 0):
         limit = min(limit, now)
     with store.setting_for_block("checkpoint_threshold", f"{int(BULK_CHECKPOINT_MB)}MB"), \
             store.setting_for_block("memory_limit", f"{limit}B", reset=True):
-        yield
-
-
-@contextmanager
-def room_for_deletes(store, most_rows: dict[str, int | None]):
-    """Within the block, DuckDB's memory limit is raised by what the rows the block's transaction
-    may delete pin until it ends (``DELETE_ROW_GROUP_BYTES`` for each row group of each table named,
-    ``DELETE_VECTOR_BYTES`` for each vector), ``most_rows`` giving the most rows the block may
-    delete from each (None: any, the table's size bounds it), but never above the limit the index
-    is opened with (``dbfile.index_memory_bytes``) nor below the limit before. Restored when the
-    block ends, where DuckDB can: committed deletes keep their version info until a checkpoint
-    writes them (an add's last commit, or closing the index), and until then the limit stays.
-
-    Without it, a transaction that deletes rows scattered over a big table fails once their
-    version info fills the limit: an add of 10,000 documents to a 1,000,000-document index
-    replaced the shared_hashes rows of the hashes it shares, in 20,000 vectors, and failed with
-    DuckDB's "Out of Memory Error" under the 384 MB of a bulk write."""
-    if store.read_only or store.is_memory:
-        yield
-        return
-    sizes = {str(name): int(rows or 0) for name, rows in store.rows("table_rows")}
-    group_rows = row_group_rows(os.path.getsize(store.path)) if os.path.exists(store.path) else ROW_GROUP_ROWS
-    extra = 0
-    for table, most in most_rows.items():
-        rows = sizes.get(table, 0)
-        groups, vectors = -(-rows // group_rows), -(-rows // VECTOR_ROWS)
-        if most is not None:
-            groups, vectors = min(groups, max(0, int(most))), min(vectors, max(0, int(most)))
-        extra += groups * DELETE_ROW_GROUP_BYTES + vectors * DELETE_VECTOR_BYTES
-    now = memory_bytes(str(store.value("memory_limit_now")))
-    if extra == 0 or now is None:
-        yield
-        return
-    limit = now + extra
-    cap = index_memory_bytes()
-    if cap is not None:
-        limit = min(limit, max(cap, now))
-    if limit <= now:
-        yield
-        return
-    with store.setting_for_block("memory_limit", f"{limit}B"):
         yield
 
 
@@ -160,8 +106,7 @@ def remove_documents(store, docs: list[int]) -> None:
         return
     import numpy as np
 
-    gone = np.asarray(docs, dtype=np.int32)
-    with room_for_deletes(store, stats.removal_rows(store, gone)), store.transaction():
-        stats.remove_rows(store, gone)
+    with room_for_deletes(store), store.transaction():
+        stats.remove_rows(store, np.asarray(docs, dtype=np.int32))
         stats.remember_default_max_df(store)
     store.refresh_settings()

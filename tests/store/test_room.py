@@ -1,0 +1,103 @@
+"""Room in memory for a transaction's deletes (store/room.py): DuckDB pins the version info of the
+rows a transaction deletes until it ends, so a transaction that deletes rows across a big table
+needs memory above a bulk write's cap; the room raises the limit by what the rows it is told of
+can pin, never above the index's limit nor below the one before, and restores it."""
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+import winnowdb
+from winnowdb.store.dbfile import MEMORY_ENV, memory_bytes
+from winnowdb.store.room import DELETE_ROW_GROUP_BYTES, DELETE_VECTOR_BYTES, expect_deletes, room_for_deletes
+
+
+def _limit(store) -> int:
+    """DuckDB's memory limit as it reads back (rounded to a tenth of a MiB)."""
+    value = memory_bytes(str(store.value("memory_limit_now")))
+    assert value is not None
+    return value
+
+
+def near(value: int):
+    return pytest.approx(value, abs=2**17)
+
+
+def _filled(path, rows: int):
+    """An index whose shared_hashes holds ``rows`` rows on disk (checkpointed)."""
+    idx = winnowdb.open(path)
+    with idx.store.transaction() as con:
+        con.execute("INSERT INTO shared_hashes SELECT range, 2 FROM range(?)", [rows])
+    idx.store.run("checkpoint")
+    return idx
+
+
+def _delete_one_row_a_vector(store) -> None:
+    with store.transaction() as con:
+        expect_deletes(store, "shared_hashes", None)
+        con.execute("DELETE FROM shared_hashes WHERE hash % 2048 = 7")
+
+
+ROWS = 4_000_000  # 1,954 vectors of 2,048 rows, 489 row groups of 8,192
+
+
+def test_deletes_across_a_table_fail_without_room(tmp_path):
+    # under a limit that the table's blocks alone fit, deleting one row in each vector fails (an
+    # add to a 1,000,000-document index failed so, in its statistics, under a bulk write's 384 MB)
+    with _filled(tmp_path / "i.duckdb", ROWS) as idx:
+        idx.store.connection.execute("SET memory_limit = '32MB'")
+        with pytest.raises(duckdb.OutOfMemoryException):
+            _delete_one_row_a_vector(idx.store)
+
+
+def test_deletes_across_a_table_succeed_in_their_room(tmp_path):
+    with _filled(tmp_path / "i.duckdb", ROWS) as idx:
+        store = idx.store
+        store.connection.execute("SET memory_limit = '32MB'")
+        before = _limit(store)
+        with room_for_deletes(store) as room:
+            _delete_one_row_a_vector(store)
+            assert room is not None and room.limit == before + 489 * DELETE_ROW_GROUP_BYTES + 1954 * DELETE_VECTOR_BYTES
+            store.run("checkpoint")  # the committed deletes' version info is let go when written
+        assert _limit(store) == near(before)  # restored
+        assert store.connection.execute("SELECT count(*) FROM shared_hashes").fetchall()[0][0] == ROWS - 1954
+
+
+def test_the_room_grows_with_the_rows_it_is_told_of(tmp_path, monkeypatch):
+    monkeypatch.delenv(MEMORY_ENV, raising=False)
+    with _filled(tmp_path / "i.duckdb", 100_000) as idx:  # 13 row groups, 49 vectors
+        store = idx.store
+        store.connection.execute("SET memory_limit = '100MB'")
+        before = _limit(store)
+        with room_for_deletes(store, {"fingerprints": None}):  # fingerprints: empty, nothing to pin
+            assert _limit(store) == near(before)
+            expect_deletes(store, "shared_hashes", 3)
+            assert _limit(store) == near(before + 3 * (DELETE_ROW_GROUP_BYTES + DELETE_VECTOR_BYTES))
+            expect_deletes(store, "shared_hashes", 20)  # 23 rows: in at most 13 row groups
+            assert _limit(store) == near(before + 13 * DELETE_ROW_GROUP_BYTES + 23 * DELETE_VECTOR_BYTES)
+            expect_deletes(store, "shared_hashes", None)  # any: the whole table
+            assert _limit(store) == near(before + 13 * DELETE_ROW_GROUP_BYTES + 49 * DELETE_VECTOR_BYTES)
+        assert _limit(store) == near(before)
+        expect_deletes(store, "shared_hashes", None)  # no room open: nothing changes
+        assert _limit(store) == near(before)
+
+
+def test_the_room_stays_within_the_index_limit(tmp_path, monkeypatch):
+    with _filled(tmp_path / "i.duckdb", 100_000) as idx:
+        store = idx.store
+        store.connection.execute("SET memory_limit = '100MB'")
+        before = _limit(store)
+        monkeypatch.setenv(MEMORY_ENV, "101MB")  # never above the limit the index is opened with
+        with room_for_deletes(store, {"shared_hashes": None}):
+            assert _limit(store) == pytest.approx(101 * 10**6, abs=2**20)
+        monkeypatch.setenv(MEMORY_ENV, "50MB")  # nor below the limit before
+        with room_for_deletes(store, {"shared_hashes": None}):
+            assert _limit(store) == near(before)
+
+
+def test_a_read_only_index_opens_no_room(tmp_path):
+    with _filled(tmp_path / "i.duckdb", 1000):
+        pass
+    with winnowdb.open(tmp_path / "i.duckdb", read_only=True) as idx:
+        with room_for_deletes(idx.store) as room:
+            assert room is None
