@@ -5,7 +5,7 @@ without re-reading it).
 
 usage:
     python bench/incremental.py [--data /tmp/bench-data] [--sizes 100000,1000000] [--new 10000]
-                                [--repeat 2] [--tree DIR] [--out FILE.md]
+                                [--repeat 2] [--years 0] [--tree DIR] [--out FILE.md]
 
 For each size N the index --data/scale-generatedN.duckdb (bench/scale.py builds it) is copied
 beside it, and these are timed as fresh processes (start-up included), with peak memory:
@@ -15,7 +15,9 @@ beside it, and these are timed as fresh processes (start-up included), with peak
 - `query DOC` on the grown copy, DOC one of the new documents;
 - `add TEN` on a new copy: ten of the new documents in a folder of their own.
 Each repeat starts from a fresh copy. The same adds into an empty index are the work alone.
-A failed command is reported with its error, not retried.
+With --years K, K new years (seeds 99, 100, ...) are then added one after the other to one more
+copy of each index, once: each add's time, peak, and the merge of the runs it made due (what
+`add` says of it). A failed command is reported with its error, not retried.
 """
 from __future__ import annotations
 
@@ -37,12 +39,18 @@ from measure import describe_winnowdb, fresh_db, report, run, winnowdb_cli  # no
 YEAR_SEED = 99
 
 
-def year_corpus(data: Path, docs: int) -> tuple[Path, Path]:
-    """The new year's documents and a folder of ten of them (built when missing)."""
-    year = data / f"year-generated{docs}"
+def year_folder(data: Path, docs: int, k: int = 0) -> Path:
+    """The ``k``-th new year's documents (seed ``YEAR_SEED + k``; built when missing)."""
+    year = data / (f"year-generated{docs}" if k == 0 else f"year{k + 1}-generated{docs}")
     if not (year.is_dir() and any(year.iterdir())):
         print(f"building {year} ...", file=sys.stderr, flush=True)
-        build("generated", year, docs=docs, seed=YEAR_SEED)
+        build("generated", year, docs=docs, seed=YEAR_SEED + k)
+    return year
+
+
+def year_corpus(data: Path, docs: int) -> tuple[Path, Path]:
+    """The new year's documents and a folder of ten of them (built when missing)."""
+    year = year_folder(data, docs)
     ten = data / f"year-generated{docs}-ten"
     if not (ten.is_dir() and len(list(ten.iterdir())) == 10):
         shutil.rmtree(ten, ignore_errors=True)
@@ -84,6 +92,7 @@ def main() -> None:
     ap.add_argument("--sizes", default="100000,1000000")
     ap.add_argument("--new", type=int, default=10_000, help="documents in the new year")
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--years", type=int, default=0, help="add this many new years in succession (once)")
     ap.add_argument("--tree", type=Path, default=None, help="measure this checkout (PYTHONPATH)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
@@ -116,6 +125,19 @@ def main() -> None:
         query = timed(args, cli, env, ["query", str(doc), "--db", str(copy)]) if not add["error"] else add
         small = timed(args, cli, env, ["add", str(ten), "--db", str(copy)], copy_of(src))
         rows.append((f"{n:,} documents", size, add, query, small))
+    years = []
+    for n in [int(s) for s in args.sizes.split(",") if s] if args.years else []:
+        src = args.data / f"scale-generated{n}.duckdb"
+        copy_of(src)()
+        for k in range(args.years):
+            folder = year_folder(args.data, args.new, k)
+            print(f"  generated{n}: add {folder.name} ...", file=sys.stderr, flush=True)
+            r = run(cli + ["add", str(folder), "--db", str(copy)], out=args.data / "incremental-output.txt",
+                    cwd=args.data, env=env, check=False)
+            said = [line for line in r.stderr.splitlines() if "merged" in line]
+            years.append((f"{n:,} documents", k + 1, r, said[0].strip() if said else ""))
+            if not r.ok():
+                break
     fresh_db(copy)
     fresh_db(empty)
 
@@ -130,6 +152,12 @@ def main() -> None:
              "|---|---|---|---|---|"]
     for name, size, add, query, small in rows:
         lines.append(f"| {name} | {size} | {cell(add)} | {cell(query)} | {cell(small)} |")
+    if years:
+        lines += ["", f"Successive years of {args.new:,} new documents, each added once to the same copy:", "",
+                  "| index | year | `add` | peak | merge of the runs (what `add` says) |", "|---|---|---|---|---|"]
+        for name, k, r, said in years:
+            wall = f"{r.wall:.2f} s" if r.ok() else f"**failed** after {r.wall:.1f} s"
+            lines.append(f"| {name} | {k} | {wall} | {r.tree_rss:.0f} MB | {said or 'none'} |")
     ended = dt.datetime.now(dt.timezone.utc)
     lines += ["", f"Finished {ended:%H:%M} UTC; {describe().split('; ')[-1]}.", ""]
     report(lines, args.out)

@@ -190,7 +190,8 @@ def test_ctrl_c_during_an_adds_merge_stops_the_merge_alone(tmp_path, cli):
 def test_the_cli_says_an_interrupted_merge_lost_nothing(tmp_path, cli, monkeypatch):
     db = _three_adds(tmp_path)
     real = merge.merge
-    monkeypatch.setattr(merge, "merge", lambda store, on_bucket=None: real(store, _stop_at(10)))  # Ctrl-C at bucket 10
+    # Ctrl-C at bucket 10
+    monkeypatch.setattr(merge, "merge", lambda store, on_bucket=None, **kw: real(store, _stop_at(10), **kw))
     r = cli("add", str(_essays(tmp_path / "y4", 6, 4)), "--db", db, "-j", "1")
     assert r.exit_code == 130
     assert r.stdout.startswith("6 added, 0 updated")
@@ -212,9 +213,78 @@ def test_upgrade_that_retokenizes_code_merges_once(tmp_path, cli, monkeypatch):
     age_code_tokens(db)  # its code made by an older tokenizer: upgrade fingerprints it again
     merges = []
     real = merge.merge
-    monkeypatch.setattr(merge, "merge", lambda store, on_bucket=None: merges.append(1) or real(store, on_bucket))
+    monkeypatch.setattr(merge, "merge",
+                        lambda store, on_bucket=None, **kw: merges.append(1) or real(store, on_bucket, **kw))
     r = ok(cli("upgrade", "--db", db))
     assert "fingerprinted again" in r.stdout
     assert merges == [1]  # re-tokenizing stored a run, which made the merge due and did it
     report = check_index(db)
     assert _descents(db) == 0 and report.ok and not report.notes
+
+
+BIG, YEAR = 40_000_000, 400_000  # a big run costs a lookup 400 row groups, a year's run 49
+
+
+@pytest.mark.parametrize(("runs", "first"), [
+    (None, None), ([(BIG, 0)], None), ([(BIG, 0), (YEAR, 9)], None),
+    # four big runs: merging the newest ones would rewrite more than half the rows: all
+    ([(10_000_000, 0), (10_000_000, 5), (10_000_000, 9), (10_000_000, 12)], 0),
+    # a big index and years of 3.3M rows or more (400 row groups each): the years alone
+    ([(BIG, 0), (3_300_000, 10), (3_300_000, 20), (3_300_000, 30)], 1),
+    ([(BIG, 0), (10_000_000, 10), (3_300_000, 20), (3_300_000, 30)], 1),
+    # a run without its first document recorded (as a winnowdb before partial merges wrote it):
+    # only where the newest runs are merged alone does it matter
+    ([(BIG, None), (3_300_000, 10), (3_300_000, 20), (3_300_000, 30)], 1),
+    ([(BIG, 0), (3_300_000, None), (3_300_000, 20), (3_300_000, 30)], 0),
+    ([(100, 0)] * 4, 0),  # tiny runs: merging three of four rewrites most rows: all
+])
+def test_a_due_merge_rewrites_the_newest_runs_when_that_is_enough(runs, first):
+    assert merge.merge_from(runs) == first
+    if first is not None:
+        kept, tail = [r for r, _ in runs[:first]], sum(r for r, _ in runs[first:])
+        assert not merge.merge_due(kept + [tail])  # the merge leaves the runs not due
+
+
+def _four_adds(tmp_path: Path) -> Path:
+    db = tmp_path / "index.duckdb"
+    with winnowdb.open(db) as idx:
+        for seed, n in ((1, 30), (2, 6), (3, 6), (4, 6)):
+            idx.add([_essays(tmp_path / f"y{seed}", n, seed)], jobs=1)
+    return db
+
+
+def test_a_merge_of_the_newest_runs_leaves_the_older_ones_and_every_answer(tmp_path):
+    db = _four_adds(tmp_path)
+    rows = _rows(db)
+    with winnowdb.open(db) as idx:
+        runs = merge.recorded_run_docs(idx.store.connection)
+        assert [d for _, d in runs] == sorted(d for _, d in runs) and all(d is not None for _, d in runs)
+        pairs, hits = idx.pairs(top=0), idx.query(tmp_path / "y4" / "e4-00.txt")
+        first = _read_store(idx, "SELECT hash, doc, pos FROM fingerprints ORDER BY rowid")[:runs[0][0]]
+        merge.merge(idx.store, first_run=1)
+        assert merge.recorded_run_docs(idx.store.connection) == [runs[0], (sum(r for r, _ in runs[1:]), runs[1][1])]
+        assert idx.pairs(top=0) == pairs and idx.query(tmp_path / "y4" / "e4-00.txt") == hits
+        # the oldest run's rows stay first, as they were; the newer ones follow as one run
+        physical = _read_store(idx, "SELECT hash, doc, pos FROM fingerprints ORDER BY rowid")
+        assert physical[:runs[0][0]] == first
+        assert physical[runs[0][0]:] == sorted(physical[runs[0][0]:])
+        assert min(doc for _, doc, _ in physical[runs[0][0]:]) == runs[1][1]
+    assert pairs and hits
+    assert _rows(db) == rows
+    assert check_index(db).ok
+
+
+def test_an_old_record_of_runs_still_merges_them_all(tmp_path):
+    db = _four_adds(tmp_path)
+    with winnowdb.open(db) as idx:  # as a winnowdb before partial merges recorded them: no documents
+        runs = merge.runs_of(idx.store)
+        with idx.store.transaction() as con:
+            con.execute("UPDATE meta SET value = ? WHERE key = ?", [",".join(map(str, runs)), RUNS_KEY])
+        assert merge.recorded_run_docs(idx.store.connection) == [(r, None) for r in runs]
+        merge.merge(idx.store, first_run=1)
+        assert merge.runs_of(idx.store) == [sum(runs)]
+    assert _descents(db) == 0
+
+
+def _read_store(idx, sql: str) -> list[tuple]:
+    return idx.store.connection.execute(sql).fetchall()

@@ -171,7 +171,8 @@ class FingerprintRun:
         their old fingerprints are replaced and ``rewritten`` (numpy columns doc, normalizer,
         normalized_hash, units, fingerprints, hashes) updates their rows, all in one transaction.
         Either way the run is recorded (``merge.record_run``), and when the runs stored since the
-        last merge cost lookups too much, they are merged into one (``merge``; ``on_merge(done,
+        last merge cost lookups too much, they are merged (the newest alone when that is enough:
+        ``merge.merge_from``; ``on_merge(done,
         of)`` after each bucket merged; ``RunResult.merged_seconds``). ``merge_stops``: a Ctrl-C
         during that merge stops the merge alone (``RunResult.merge_interrupted``), as everything
         else is stored by then; else it is raised, as anywhere else.
@@ -187,12 +188,13 @@ class FingerprintRun:
         finally:
             self.close()
         store.refresh_settings()
-        if merge.merge_due(merge.runs_of(store)):
+        first_run = merge.merge_from(merge.recorded_run_docs(store.connection))
+        if first_run is not None:
             # everything is stored and counted by now: a Ctrl-C stops the merge alone, which
             # leaves the index correct and merged in part (the next add merges again)
             t0 = time.perf_counter()
             try:
-                result.merged_seconds = merge.merge(store, on_merge)
+                result.merged_seconds = merge.merge(store, on_merge, first_run=first_run)
             except BaseException as exc:
                 if not (merge_stops and is_interrupt(exc)):
                     raise
@@ -259,7 +261,7 @@ class FingerprintRun:
                     stored_rows += int(part["hash"].shape[0])
                     update.stored(span)
             update.after()
-            merge.record_run(store, stored_rows)
+            merge.record_run(store, stored_rows, int(new_docs.min()) if new_docs.shape[0] else None)
 
     def close(self) -> None:
         if self._spill is not None:
@@ -293,7 +295,7 @@ def index_pending(store, update: stats.Update, tallies: "_Tallies", run_rows: in
         for span in tallies.spans():
             update.stored(span)
         update.after()
-        merge.record_run(store, run_rows)
+        merge.record_run(store, run_rows, int(update.new_docs.min()) if update.new_docs.shape[0] else None)
     return result
 
 

@@ -109,7 +109,7 @@ META_KEYS = {
     "max_removed_doc": "the highest document id ever removed: ids are never given again",
     "distinct_hashes": "how many distinct fingerprint hashes the ordinary documents hold",
     "default_max_df": "the default --max-df, remembered by each write (store/stats.py)",
-    RUNS_KEY: "the row counts of the fingerprint runs stored since the last merge (store/merge.py)",
+    RUNS_KEY: "the fingerprint runs stored since the last merge: rows@first doc id (store/merge.py)",
     COMMON_KEY: "the max-df whose more common hashes common_hashes holds (store/stats.py)",
 }
 
