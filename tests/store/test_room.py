@@ -101,3 +101,18 @@ def test_a_read_only_index_opens_no_room(tmp_path):
     with winnowdb.open(tmp_path / "i.duckdb", read_only=True) as idx:
         with room_for_deletes(idx.store) as room:
             assert room is None
+
+
+def test_a_merge_after_a_write_that_deleted_across_a_table_runs_in_its_own_limit(tmp_path, monkeypatch):
+    # committed deletes keep their version info pinned until a checkpoint: a merge that lowered
+    # the limit right after an add's statistics failed ("could not free up enough memory for the
+    # new limit"), at 1,000,000 documents, once its third new year made a merge due
+    from winnowdb.store import merge
+
+    with _filled(tmp_path / "i.duckdb", ROWS) as idx:
+        store = idx.store
+        store.connection.execute("SET memory_limit = '400MB'")
+        _delete_one_row_a_vector(store)  # ~150 MB pinned, committed
+        monkeypatch.setattr(merge, "MERGE_MEMORY_MB", 64)
+        merge.merge(store)
+        assert store.connection.execute("SELECT count(*) FROM shared_hashes").fetchall()[0][0] == ROWS - 1954

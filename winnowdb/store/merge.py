@@ -27,6 +27,7 @@ as they were, and the next add merges them again).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from typing import Callable
@@ -175,9 +176,17 @@ def _rewrite(store, table: str, on_bucket: Callable[[int, int], None] | None, fr
     ``from_doc`` (fingerprints only): only the rows of the documents from that id up."""
     import duckdb
 
+    try:  # writes what the add left, and lets go of what its deletes pinned (store/room.py)
+        store.run("checkpoint")
+    except duckdb.Error:  # another connection of this process is inside a transaction
+        pass
     now = memory_bytes(str(store.value("memory_limit_now")))
     limit = MERGE_MEMORY_MB * 2**20 if now is None else min(now, MERGE_MEMORY_MB * 2**20)
-    with store.setting_for_block("memory_limit", f"{limit}B", reset=True):
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(store.setting_for_block("memory_limit", f"{limit}B", reset=True))
+        except duckdb.Error:  # DuckDB holds more than that, pinned: merge within the limit it has
+            pass
         for p in range(BUCKETS):
             low, high = hash_range(p)
             with store.transaction():
