@@ -156,7 +156,8 @@ def main() -> None:
         lines += ["", f"Successive years of {args.new:,} new documents, each added once to the same copy:", "",
                   "| index | year | `add` | peak | merge of the runs (what `add` says) |", "|---|---|---|---|---|"]
         for name, k, r, said in years:
-            wall = f"{r.wall:.2f} s" if r.ok() else f"**failed** after {r.wall:.1f} s"
+            error = (r.stderr.strip().splitlines() or ["?"])[-1][:120]
+            wall = f"{r.wall:.2f} s" if r.ok() else f"**failed** after {r.wall:.1f} s: {error}"
             lines.append(f"| {name} | {k} | {wall} | {r.tree_rss:.0f} MB | {said or 'none'} |")
     ended = dt.datetime.now(dt.timezone.utc)
     lines += ["", f"Finished {ended:%H:%M} UTC; {describe().split('; ')[-1]}.", ""]
