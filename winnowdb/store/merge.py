@@ -16,8 +16,8 @@ newest runs are those documents' rows from that id up. An index whose runs are n
 shared_hashes (``rewrite_shared_hashes``), the row groups of this version (``dbfile.row_group_rows``).
 
 ``merge`` rewrites the table in place, a bucket of hashes (``buckets``) at a time: one
-transaction copies the bucket's rows aside in order (a temporary table), deletes them and appends
-them again, and a checkpoint then frees the row groups they left, which later buckets fill. After
+transaction copies the bucket's rows aside (a temporary table), deletes them and appends
+them again ordered by hash, and a checkpoint then frees the row groups they left, which later buckets fill. After
 the last bucket the table holds the buckets in order, each ordered by hash: one run. Memory stays
 bounded (one bucket, and DuckDB's cache held to ``MERGE_MEMORY_MB``) and the file grows little
 (100,000 documents: 744 MB before, 743 after; 1,000,000: 7.44 GB, 7.84 after), where a copy of
@@ -172,7 +172,7 @@ def rewrite_shared_hashes(store, on_bucket: Callable[[int, int], None] | None = 
 
 def _rewrite(store, table: str, on_bucket: Callable[[int, int], None] | None, from_doc: int | None = None) -> None:
     """``table`` rewritten in place, a bucket of hashes per transaction (the module docstring):
-    its rows copied aside in order (``sql/<table>_of_bucket.sql``), deleted and appended again.
+    its rows copied aside (``sql/<table>_of_bucket.sql``), deleted and appended again in order.
     ``from_doc`` (fingerprints only): only the rows of the documents from that id up."""
     import duckdb
 
