@@ -1,6 +1,7 @@
 """Edges of the command line found by trying to break it: names that are not UTF-8, an index kept
 inside the folder it indexes, empty SQL, partly matching removals, a mistyped --new label, and
-a queried file changed since it was indexed. The real CLI on real files and a real index."""
+a queried file changed since it was indexed, DuckDB out of memory. The real CLI on real files and a
+real index."""
 from __future__ import annotations
 
 import json
@@ -272,3 +273,10 @@ def test_query_and_compare_note_an_indexed_file_that_is_gone(cli, tmp_path, monk
         assert "b.txt" in r.stdout  # still the indexed text: the copy is found
     data = json.loads(ok(cli("compare", root / "a.txt", root / "b.txt", "--db", db, "-f", "json")).stdout)
     assert [p["text_a"] for p in data["passages"]] == [TEXT]
+
+
+def test_out_of_memory_says_how_to_give_duckdb_more(cli, tmp_path, monkeypatch):
+    root, db, _ = _indexed(cli, tmp_path, ("a.txt", "b.txt", "c.txt"))
+    monkeypatch.setenv("WINNOWDB_MEMORY_LIMIT", "2MB")  # less than any query needs
+    one_line_error(cli("pairs", "--db", db), "Out of Memory", "give DuckDB more memory with WINNOWDB_MEMORY_LIMIT",
+                   "now WINNOWDB_MEMORY_LIMIT=2MB")

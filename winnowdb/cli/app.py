@@ -141,6 +141,10 @@ class Guard:
             fail("interrupted", 130)  # DuckDB reports Ctrl-C during a query as RuntimeError
         try:
             import duckdb
+            if issubclass(et, duckdb.OutOfMemoryException):
+                from ..store.dbfile import memory_hint
+
+                fail(f"database error: {str(ev).strip().splitlines()[0]}; {memory_hint()}")
             if issubclass(et, duckdb.Error):
                 fail(f"database error: {str(ev).strip().splitlines()[0]}")
         except ImportError:

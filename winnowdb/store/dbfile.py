@@ -39,7 +39,8 @@ __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries
            "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "LARGE_ROW_GROUP_ROWS",
            "LARGE_INDEX_BYTES", "INDEX_BYTES_PER_INPUT_BYTE", "row_group_rows", "planned_row_group_rows",
            "CATALOG", "connect_index", "disconnect_index", "MEMORY_SHARE", "MIN_MEMORY_BYTES", "MEMORY_ENV",
-           "default_memory_bytes", "index_memory_bytes", "apply_memory_limit", "temp_directory", "memory_bytes"]
+           "default_memory_bytes", "index_memory_bytes", "memory_hint", "apply_memory_limit", "temp_directory",
+           "memory_bytes"]
 
 #: rows per row group of every table an index's connection writes, for an index file under
 #: ``LARGE_INDEX_BYTES`` (see the module docstring)
@@ -99,6 +100,14 @@ def index_memory_bytes() -> int | None:
     if given:
         return memory_bytes(given)
     return default_memory_bytes()
+
+
+def memory_hint() -> str:
+    """What to tell a user whose command ran out of DuckDB's memory: how to give it more."""
+    given = os.environ.get(MEMORY_ENV, "").strip()
+    now = f"now {MEMORY_ENV}={given}" if given else \
+        f"by default a quarter of this machine's memory, at least {MIN_MEMORY_BYTES // 2**30} GB"
+    return f"give DuckDB more memory with {MEMORY_ENV} (e.g. {MEMORY_ENV}=8GB; {now})"
 
 
 def apply_memory_limit(con) -> None:
@@ -245,6 +254,8 @@ def describe_duckdb_error(path: str, exc: Exception, read_only: bool = False) ->
         return f"cannot write to index {path}: it is read-only"
     if "no such file or directory" in low or "cannot open file" in low and "directory" in low:
         return f"cannot create index {path}: its folder does not exist"
+    if "out of memory" in low:
+        return f"cannot open index {path}: {first}; {memory_hint()}"
     return f"cannot open index {path}: {first}"
 
 
