@@ -56,6 +56,7 @@ INDEX_BYTES_PER_INPUT_BYTE = 2.2
 
 
 _UNITS = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12,  # as DuckDB reads them: 1G is 953.6 MiB
           "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50}
 
 
@@ -92,14 +93,15 @@ def default_memory_bytes() -> int | None:
     return max(MIN_MEMORY_BYTES, int(total * MEMORY_SHARE))
 
 
-def index_memory_bytes() -> int | None:
-    """The memory limit an index is opened with, in bytes, as far as it is known without DuckDB:
-    what ``WINNOWDB_MEMORY_LIMIT`` says, else ``default_memory_bytes`` (``apply_memory_limit``
-    keeps DuckDB's own limit where that is lower); None when neither gives a size."""
-    given = os.environ.get(MEMORY_ENV, "").strip()
-    if given:
-        return memory_bytes(given)
-    return default_memory_bytes()
+_opened_limits: dict[str, int | None] = {}  # real path -> the memory limit it was attached with
+
+
+def index_memory_bytes(path: str) -> int | None:
+    """The memory limit (bytes) the index file ``path`` was opened with in this process
+    (``apply_memory_limit``: what ``WINNOWDB_MEMORY_LIMIT`` says, else a share of the memory, or
+    DuckDB's own limit where that is lower, as in a container); None when it is not open here or
+    the limit is not a size."""
+    return _opened_limits.get(os.path.realpath(path))
 
 
 def memory_hint() -> str:
@@ -190,6 +192,8 @@ def connect_index(path: str, read_only: bool = False, adding_bytes: int = 0) -> 
                 no_network_extensions(host)
                 host.execute("SET temp_directory = ?", [temp_directory(path)])
                 apply_memory_limit(host)
+                _opened_limits[key] = memory_bytes(str(host.execute("SELECT current_setting('memory_limit')")
+                                                       .fetchall()[0][0]))
                 mode = "READ_ONLY, " if read_only else ""
                 rows = planned_row_group_rows(path, adding_bytes)
                 host.execute(f"ATTACH ? AS {CATALOG} ({mode}ROW_GROUP_SIZE {rows})", [path])

@@ -157,9 +157,9 @@ def merge(store, on_bucket: Callable[[int, int], None] | None = None, *, first_r
     if runs is not None and 0 < first_run < len(runs) - 1 and all(d is not None for _, d in runs[first_run:]):
         tail = runs[first_run:]
         from_doc = min(int(d) for _, d in tail if d is not None)
-        _rewrite(store, "fingerprints", on_bucket, from_doc=from_doc)
+        moved = _rewrite(store, "fingerprints", on_bucket, from_doc=from_doc)
         with store.transaction() as con:
-            _write_runs(con, [*runs[:first_run], (sum(r for r, _ in tail), from_doc)])
+            _write_runs(con, [*runs[:first_run], (moved, from_doc)])
         return time.perf_counter() - t0
     _rewrite(store, "fingerprints", on_bucket)
     with store.transaction() as con:
@@ -177,10 +177,11 @@ def rewrite_shared_hashes(store, on_bucket: Callable[[int, int], None] | None = 
     return time.perf_counter() - t0
 
 
-def _rewrite(store, table: str, on_bucket: Callable[[int, int], None] | None, from_doc: int | None = None) -> None:
+def _rewrite(store, table: str, on_bucket: Callable[[int, int], None] | None, from_doc: int | None = None) -> int:
     """``table`` rewritten in place, a bucket of hashes per transaction (the module docstring):
     its rows copied aside (``sql/<table>_of_bucket.sql``), deleted and appended again in order.
-    ``from_doc`` (fingerprints only): only the rows of the documents from that id up."""
+    ``from_doc`` (fingerprints only): only the rows of the documents from that id up. Returns
+    how many rows it rewrote."""
     import duckdb
 
     try:  # writes what the add left, and lets go of what its deletes pinned (store/room.py)
@@ -194,7 +195,7 @@ def _rewrite(store, table: str, on_bucket: Callable[[int, int], None] | None, fr
             stack.enter_context(store.setting_for_block("memory_limit", f"{limit}B", reset=True))
         except duckdb.Error:  # DuckDB holds more than that, pinned: merge within the limit it has
             pass
-        moved = 0  # rows rewritten since the last checkpoint
+        moved = total = 0  # rows rewritten since the last checkpoint, and in all
         for p in range(BUCKETS):
             low, high = hash_range(p)
             with store.transaction():
@@ -206,7 +207,8 @@ def _rewrite(store, table: str, on_bucket: Callable[[int, int], None] | None, fr
                     gone = store.run(f"{table}_bucket_delete_from", low=low, high=high, doc=from_doc).fetchall()
                 store.run(f"{table}_bucket_append")
                 store.drop_temp("merging_bucket")
-            moved += int(gone[0][0]) if gone and gone[0] else CHECKPOINT_ROWS
+            rows = int(gone[0][0]) if gone and gone[0] else CHECKPOINT_ROWS
+            moved, total = moved + rows, total + rows
             if moved >= CHECKPOINT_ROWS or p == BUCKETS - 1:
                 moved = 0
                 try:
@@ -215,3 +217,4 @@ def _rewrite(store, table: str, on_bucket: Callable[[int, int], None] | None, fr
                     pass
             if on_bucket is not None:
                 on_bucket(p + 1, BUCKETS)
+    return total

@@ -261,7 +261,9 @@ class FingerprintRun:
                     stored_rows += int(part["hash"].shape[0])
                     update.stored(span)
             update.after()
-            merge.record_run(store, stored_rows, int(new_docs.min()) if new_docs.shape[0] else None)
+            # no first document recorded: the documents keep their ids, which are older runs' too,
+            # so no merge of the newest runs alone may take this one (merge.merge_from)
+            merge.record_run(store, stored_rows)
 
     def close(self) -> None:
         if self._spill is not None:
