@@ -288,3 +288,23 @@ def test_an_old_record_of_runs_still_merges_them_all(tmp_path):
 
 def _read_store(idx, sql: str) -> list[tuple]:
     return idx.store.connection.execute(sql).fetchall()
+
+
+def test_an_interrupted_merge_of_the_newest_runs_loses_nothing_and_merges_again(tmp_path):
+    db = _four_adds(tmp_path)
+    rows = _rows(db)
+    with winnowdb.open(db) as idx:
+        runs = merge.recorded_run_docs(idx.store.connection)
+        pairs = idx.pairs(top=0)
+        with pytest.raises(KeyboardInterrupt):
+            merge.merge(idx.store, _stop_at(10), first_run=1)
+        assert merge.recorded_run_docs(idx.store.connection) == runs  # still due
+        assert idx.pairs(top=0) == pairs
+    assert _rows(db) == rows
+    assert check_index(db).ok
+    with winnowdb.open(db) as idx:  # the next merge of the newest runs finishes
+        merge.merge(idx.store, first_run=1)
+        assert merge.recorded_run_docs(idx.store.connection) == [runs[0], (sum(r for r, _ in runs[1:]), runs[1][1])]
+        physical = _read_store(idx, "SELECT hash, doc, pos FROM fingerprints ORDER BY rowid")
+        assert physical[runs[0][0]:] == sorted(physical[runs[0][0]:])
+    assert _rows(db) == rows
