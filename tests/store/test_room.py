@@ -83,33 +83,22 @@ def test_the_room_grows_with_the_rows_it_is_told_of(tmp_path, monkeypatch):
         assert _limit(store) == near(before)
 
 
-def test_the_room_stays_within_the_limit_the_index_was_opened_with(tmp_path, monkeypatch):
-    monkeypatch.setenv(MEMORY_ENV, "101MB")
-    with _filled(tmp_path / "i.duckdb", 100_000) as idx:
+@pytest.mark.parametrize(("opened", "opened_bytes"), [
+    ("101MB", 101 * 10**6),  # never above the limit the index was opened with
+    ("50MB", 50 * 10**6),  # nor below the limit before
+    ("1G", 10**9),  # read as DuckDB reads it, 953.6 MiB (the room once took it for no limit at all)
+])
+def test_the_room_stays_between_the_limit_before_and_the_one_opened_with(tmp_path, monkeypatch, opened,
+                                                                        opened_bytes):
+    monkeypatch.setenv(MEMORY_ENV, opened)
+    with _filled(tmp_path / "i.duckdb", 100_000) as idx:  # 13 row groups, 49 vectors
         store = idx.store
         store.connection.execute("SET memory_limit = '100MB'")  # a bulk write's cap, say
-        with room_for_deletes(store, {"shared_hashes": None}):  # never above what it was opened with
-            assert _limit(store) == near(101 * 10**6)
-        assert _limit(store) == near(100 * 10**6)
-
-
-def test_the_room_never_lowers_the_limit(tmp_path, monkeypatch):
-    monkeypatch.setenv(MEMORY_ENV, "50MB")
-    with _filled(tmp_path / "i.duckdb", 100_000) as idx:
-        store = idx.store
-        store.connection.execute("SET memory_limit = '100MB'")
+        before = _limit(store)
+        need = 13 * DELETE_ROW_GROUP_BYTES + 49 * DELETE_VECTOR_BYTES
         with room_for_deletes(store, {"shared_hashes": None}):
-            assert _limit(store) == near(100 * 10**6)
-
-
-def test_the_room_reads_the_limit_as_duckdb_does(tmp_path, monkeypatch):
-    # DuckDB reads 1G as 953.6 MiB; the room reads it so too (it once took it for no limit at all)
-    monkeypatch.setenv(MEMORY_ENV, "1G")
-    with _filled(tmp_path / "i.duckdb", 100_000) as idx:
-        store = idx.store
-        store.connection.execute("SET memory_limit = '100MB'")
-        with room_for_deletes(store, {"shared_hashes": None}) as room:
-            assert room is not None and room.cap == near(10**9)
+            assert _limit(store) == near(max(before, min(opened_bytes, before + need)))
+        assert _limit(store) == near(before)
 
 
 def test_rooms_give_the_index_its_own_limit_back_exactly(tmp_path, monkeypatch):
