@@ -37,13 +37,15 @@ def main() -> None:
     from winnowdb.store import sqlfiles
     from winnowdb.store.stats import NO_COMMON_FLOOR
 
-    con = duckdb.connect(str(args.db), read_only=True)
+    import numpy as np
+
+    idx = winnowdb.open(args.db, read_only=True, create=False)  # the connection the commands use
+    con = idx.store.connection  # (its memory limit, row groups and IN-filter threshold)
     settings = dict(con.execute("SELECT key, value FROM settings").fetchall())
     cap = con.execute("SELECT max_df FROM default_max_df").fetchall()[0][0]
     _, _, fps = fingerprint_source(args.doc.read_text(encoding="utf-8"), settings, path=str(args.doc))
-    import pyarrow as pa
-
-    con.register("query_fingerprints", pa.table({"hash": pa.array(fps.hash, pa.int64())}))
+    con.register("query_fingerprints", {"hash": np.asarray(fps.hash, dtype=np.int64)})
+    con.register("query_docs", {"doc": np.empty(0, np.int32)})  # DOC read as a file not indexed
     meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
     floor = meta.get("common_hashes_max_df")
     # as stats.common_floor: the max-df common_hashes holds the hashes above (none kept: above any)
@@ -63,21 +65,22 @@ def main() -> None:
              f"- command: `{' '.join(['python', 'bench/explain.py', *sys.argv[1:]])}`", ""]
     names = [n for n in ("pairs", "query_found", "query_hits", "index_summary")
              if (sqlfiles.sql_dir() / f"{n}.sql").is_file()]  # query_found.sql: since the query's two statements
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     for name in names:
         sql = sqlfiles.load(name)
         bound = sqlfiles.bind(sql, values)
-        if name == "pairs":
-            sql = f"SELECT * FROM ({sql}) AS p ORDER BY GREATEST(containment_a, containment_b) DESC LIMIT 10"
+        if name == "pairs":  # as `pairs --top 10` runs it
+            sql = sqlfiles.with_limit(sql, 10)
         t = time.perf_counter()
         con.execute(sql, bound).fetchall()
         wall = time.perf_counter() - t
         plan = con.execute("EXPLAIN ANALYZE " + sql, bound).fetchall()
         text = "\n".join(str(row[-1]) for row in plan)
         lines += [f"## {name}.sql: {wall:.3f} s", "", "```", text.rstrip(), "```", ""]
+        args.out.write_text("\n".join(lines))  # each plan kept as soon as it is known
         if name == "query_found":  # query_hits.sql reads its rows, as Index.query passes them
             con.register("query_found", con.execute(sql, bound).fetchnumpy())
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines))
+    idx.close()
     print(f"wrote {args.out}")
 
 
