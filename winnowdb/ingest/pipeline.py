@@ -3,9 +3,9 @@
 Files are skipped when unchanged (the same kind, label and submission, and the same size and
 recorded times, ``unchanged``; else read and the same content hash), read,
 normalized, fingerprinted (``prepare``, in worker processes) and their documents and texts
-committed in batches of a few megabytes, each batch one transaction, by a writer thread while the
-next batch is being prepared (``batches``); their fingerprints are stored at the end, ordered by
-hash, a bucket of hashes per transaction, then one transaction makes the documents indexed
+committed in batches of up to 8,192 documents, each batch one transaction, by a writer thread
+while the next batch is being prepared (``batches``); their fingerprints are stored at the end,
+ordered by hash, a bucket of hashes per transaction, then one transaction makes the documents indexed
 (``store.runs``). Ctrl-C stops reading and stores what was read; a kill loses at most the batch
 not yet committed: the next ``add`` fingerprints the committed documents again from their stored
 texts (``fold_pending``) before it reads anything, so running the same ``add`` again finishes the
@@ -18,6 +18,7 @@ import time
 from typing import Callable
 
 from ..settings import digest_width, text_normalizer
+from ..store.dbfile import ROW_GROUP_ROWS
 from ..store.runs import FingerprintRun
 from ..store.writes import bulk_writes, record_times
 from .batches import AddSummary, Batch, BatchWriter
@@ -32,8 +33,15 @@ from .walk import Listed, index_files, paused_gc, walk
 
 __all__ = ["AddSummary", "add_paths", "BATCH_BYTES", "BATCH_DOCS"]
 
-BATCH_BYTES = 8 * 1024 * 1024
-BATCH_DOCS = 2000
+#: a batch is committed once it holds this many bytes of files (less towards the end of an add)
+#: or ``BATCH_DOCS`` documents
+BATCH_BYTES = 32 * 1024 * 1024
+#: a row group of the documents' tables as an index is attached (``store.dbfile.ROW_GROUP_ROWS``):
+#: DuckDB writes a transaction's full row groups into the file, compressed, at its commit, where
+#: the rows of a smaller one go to its log first, and into the file at the next checkpoint. With
+#: 2,000 (8 MB), a 100,000-document add made 50 commits instead of 13 and spent ~1 s more of the
+#: main process's CPU (bench/RESULTS.md, Ingest)
+BATCH_DOCS = ROW_GROUP_ROWS
 
 
 def _times(listed: Listed, stamp: tuple) -> dict[str, int]:
