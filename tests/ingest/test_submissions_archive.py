@@ -310,6 +310,50 @@ def test_archive_mode_api(archive):
     assert old_only and all("2025" in (labels[r["a"]], labels[r["b"]]) for r in old_only)
 
 
+
+def test_archive_mode_counts_what_the_full_list_counts(tmp_path):
+    """``pairs --new`` reads only the rows of the new submissions' hashes, and counts each side's
+    excluded hashes (boilerplate, above --max-df) from their own rows: the same sizes, scores and
+    order as the full list, whatever the exclusions. Here with boilerplate, text every submission
+    quotes, documents that repeat a passage (a hash at several positions), submissions of several
+    documents, and max-df from 1 up."""
+    essays = Essays(21)
+    common, starter = essays(120), essays(150)
+    old, new = tmp_path / "old", tmp_path / "new"
+    texts = {name: essays(300) for name in "abcdefgh"}
+    for i, name in enumerate("abcd"):
+        body = texts[name] + common
+        if i % 2:
+            body = body + texts[name][:2000] + common  # passages repeated in the same document
+        write(old / name / "essay.txt", starter + body)
+        if i == 3:
+            write(old / name / "notes.txt", essays(80) + common + texts["a"][:1500])  # a second document
+    for i, name in enumerate("efgh"):
+        body = texts[name] + common + essays.edit(texts["abcd"[i]], 6)[:2500]
+        if i == 1:
+            body = body + body[:1800]
+        write(new / name / "essay.txt", body)
+        if i == 2:
+            write(new / name / "draft.txt", texts["e"][:2000] + essays(60))
+    write(tmp_path / "starter.txt", starter)
+    db = tmp_path / "archive.duckdb"
+    with winnowdb.open(db) as idx:
+        idx.add([tmp_path / "starter.txt"], boilerplate=True)
+        idx.add([old], label="2025", submission_depth=1)
+        idx.add([new], label="2026", submission_depth=1)
+    labels = dict(query(db, "SELECT DISTINCT submission, label FROM documents WHERE kind = 'document'"))
+    repeats = query(db, "SELECT COUNT(*) FROM documents WHERE kind = 'document' AND fingerprints > hashes")
+    assert repeats[0][0] >= 2
+    with winnowdb.open(db, read_only=True) as idx:
+        for max_df in (1, 2, 3, 5, None):
+            everything = idx.pairs(top=0, max_df=max_df)
+            for label in ("2026", "2025"):
+                want = [r for r in everything if label in (labels[r["a"]], labels[r["b"]])]
+                assert idx.pairs(top=0, max_df=max_df, new_label=label) == want, (max_df, label)
+            if max_df is None:
+                assert any(labels[r["a"]] != labels[r["b"]] for r in everything)  # new x old copies
+
+
 # ================================================================== 10. boilerplate with code
 STARTER = '''"""CS101 assignment 4 starter code. Do not change the function signatures."""
 import sys
