@@ -16,7 +16,7 @@
 -- rows, and those of the same hashes elsewhere, are all the self-join needs. The excluded hashes
 -- of every submission are then counted from the rows of the excluded hashes alone (boilerplate,
 -- above max-df). So the work follows the new submissions, not the archive: a year of 10,000
--- documents against 1,000,000 took 51 s with every shared row marked, 13.6 s so
+-- documents against 1,000,000 took 48 s with every shared row marked, 12.5 s so
 -- (bench/RESULTS.md, Scale).
 -- Parameters: $max_df (BIGINT, or NULL for the default: the default_max_df view), $min_shared
 -- (BIGINT), $new_label (VARCHAR or NULL: when set, only pairs with at least one side labelled

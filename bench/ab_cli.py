@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""A/B of one winnowdb command between two checkouts, alternating fresh processes.
+
+usage:
+    python bench/ab_cli.py OLD_TREE NEW_TREE --runs 3 [--out FILE.md] -- pairs --new 2026 --top 10 --db INDEX
+
+Each run, per tree (old, new, old, new, ...: both trees see the same load), runs the command after
+``--`` as a fresh ``winnowdb`` process that imports winnowdb from its tree (start-up included,
+output to /dev/null), and records its wall time and peak memory (the process and its children).
+Every run is listed, then the medians; the two trees' outputs are compared (byte for byte, the
+first run of each), so a change that is meant to keep the results shows that it did.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import shlex
+import statistics
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from machine_info import describe  # noqa: E402
+from measure import describe_winnowdb, footer, report, run, winnowdb_cli  # noqa: E402
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    if "--" not in argv:
+        raise SystemExit("usage: ab_cli.py OLD NEW [--runs N] [--out FILE] -- COMMAND ARGS...")
+    split = argv.index("--")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("old", type=Path)
+    ap.add_argument("new", type=Path)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv[:split])
+    command = argv[split + 1:]
+    started = dt.datetime.now(dt.timezone.utc)
+    got: dict[str, list] = {"old": [], "new": []}
+    digests: dict[str, str] = {}
+    for i in range(args.runs):
+        for label, tree in (("old", args.old), ("new", args.new)):
+            print(f"  run {i + 1}, {label} ...", file=sys.stderr, flush=True)
+            cmd, env = winnowdb_cli(tree)
+            out = Path(f"/tmp/ab_cli_{label}.out")
+            got[label].append(run([*cmd, *command], env=env, cwd=Path("/tmp"), out=out))
+            if label not in digests:
+                digests[label] = hashlib.sha256(out.read_bytes()).hexdigest()[:16]
+            out.unlink(missing_ok=True)
+    same = "the same" if digests["old"] == digests["new"] else "DIFFERENT"
+    lines = [f"# A/B: `winnowdb {shlex.join(command)}` ({started:%Y-%m-%d %H:%M} UTC)", "",
+             f"- machine: {describe()}",
+             f"- old: {describe_winnowdb(winnowdb_cli(args.old)[1], Path('/tmp'))}",
+             f"- new: {describe_winnowdb(winnowdb_cli(args.new)[1], Path('/tmp'))}",
+             f"- command: `{shlex.join(['python', 'bench/ab_cli.py', *sys.argv[1:]])}`",
+             f"- {args.runs} alternating runs per tree, each a fresh process (start-up included); "
+             f"outputs {same} (sha256 {digests['old']} / {digests['new']})",
+             "", "| tree, run | wall s | CPU s | peak MB |", "|---|---|---|---|"]
+    for label in ("old", "new"):
+        for i, r in enumerate(got[label], 1):
+            lines.append(f"| {label} {i} | {r.wall:.2f} | {r.cpu:.2f} | {r.max_rss:,.0f} |")
+        lines.append(f"| **{label}, median** | {statistics.median(r.wall for r in got[label]):.2f} | "
+                     f"{statistics.median(r.cpu for r in got[label]):.2f} | "
+                     f"{statistics.median(r.max_rss for r in got[label]):,.0f} |")
+    lines += footer()
+    report(lines, args.out)
+
+
+if __name__ == "__main__":
+    main()
