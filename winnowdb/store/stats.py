@@ -13,9 +13,10 @@
 
 Every write keeps them exact, in its own transaction. The common case is cheap: an add's new
 documents, each its own new submission, only add to the counts of their hashes, so a bucket of
-new rows needs the counts of its hashes among the stored rows (one query that DuckDB's zone maps
-keep to that bucket's range of hashes: rows are stored ordered by hash, ``runs``; none when the
-index holds no ordinary document yet). Everything else -- documents removed or replaced, a
+new rows needs the counts of its hashes among the stored rows: read from ``shared_hashes`` for
+those in two or more submissions, counted from the stored rows for the others, each in one
+submission at most (one query that DuckDB's zone maps keep to that bucket's range of hashes:
+rows are stored ordered by hash, ``runs``; none when the index holds no ordinary document yet). Everything else -- documents removed or replaced, a
 submission of several files, a new file of an existing submission, code fingerprinted again --
 has the counts of the hashes it touches counted again exactly from the stored rows.
 """
@@ -220,12 +221,23 @@ class Update:
                 store.connection.execute(sqlfiles.load("boilerplate_hashes_insert"), {"low": low, "high": high})
 
     def _stored_df(self, hashes: np.ndarray, low: int, high: int) -> tuple[np.ndarray, np.ndarray]:
-        """``_df_of`` the stored rows, not read when ``before`` found no ordinary document."""
-        if self.stored_before:
-            return _df_of(self.store, hashes, low, high)
+        """``_df_of`` the stored rows, not read when ``before`` found no ordinary document: the df
+        kept in ``shared_hashes`` where there is one (this add has not touched the span's rows of
+        it yet: ``apply`` replaces them after this read), the stored rows counted for the others
+        (each in one submission at most, so few rows; a hash in thousands of documents is never
+        counted again)."""
         import numpy as np
 
-        return np.empty(0, np.int64), np.empty(0, np.int64)
+        if not self.stored_before or hashes.shape[0] == 0:
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        with self.store.relations(hashes_wanted=_hashes(hashes)):
+            kept = self.store.columns("hash_df_kept", low=low, high=high)
+        kept_h, kept_df = kept["hash"].astype(np.int64), kept["df"].astype(np.int64)
+        rest = hashes[~np.isin(hashes, kept_h)] if kept_h.shape[0] else hashes
+        rest_h, rest_df = _df_of(self.store, rest, low, high)
+        h = np.concatenate((kept_h, rest_h))
+        order = np.argsort(h, kind="stable")
+        return h[order], np.concatenate((kept_df, rest_df))[order]
 
     def flush(self) -> None:
         """Insert the ``shared_hashes`` rows ``apply`` holds (``after`` does, before it reads
