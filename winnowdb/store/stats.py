@@ -16,9 +16,10 @@ documents, each its own new submission, only add to the counts of their hashes, 
 new rows needs the counts of its hashes among the stored rows: read from ``shared_hashes`` for
 those in two or more submissions, counted from the stored rows for the others, each in one
 submission at most (one query that DuckDB's zone maps keep to that bucket's range of hashes:
-rows are stored ordered by hash, ``runs``; none when the index holds no ordinary document yet). Everything else -- documents removed or replaced, a
-submission of several files, a new file of an existing submission, code fingerprinted again --
-has the counts of the hashes it touches counted again exactly from the stored rows.
+rows are stored ordered by hash, ``runs``; none when the index holds no ordinary document yet).
+Everything else -- documents removed or replaced, a submission of several files, a new file of
+an existing submission, code fingerprinted again -- has the counts of the hashes it touches
+counted again exactly from the stored rows.
 """
 from __future__ import annotations
 
