@@ -31,13 +31,12 @@ def main() -> None:
     args = ap.parse_args()
 
     import duckdb
+    import numpy as np
 
     import winnowdb
     from winnowdb.ingest.document import fingerprint_source
     from winnowdb.store import sqlfiles
     from winnowdb.store.stats import NO_COMMON_FLOOR
-
-    import numpy as np
 
     idx = winnowdb.open(args.db, read_only=True, create=False)  # the connection the commands use
     con = idx.store.connection  # (its memory limit, row groups and IN-filter threshold)
