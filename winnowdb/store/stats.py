@@ -232,13 +232,8 @@ class Update:
         if not self.stored_before or hashes.shape[0] == 0:
             return np.empty(0, np.int64), np.empty(0, np.int64)
         with self.store.relations(hashes_wanted=_hashes(hashes)):
-            kept = self.store.columns("hash_df_kept", low=low, high=high)
-        kept_h, kept_df = kept["hash"].astype(np.int64), kept["df"].astype(np.int64)
-        rest = hashes[~np.isin(hashes, kept_h)] if kept_h.shape[0] else hashes
-        rest_h, rest_df = _df_of(self.store, rest, low, high)
-        h = np.concatenate((kept_h, rest_h))
-        order = np.argsort(h, kind="stable")
-        return h[order], np.concatenate((kept_df, rest_df))[order]
+            got = self.store.columns("hash_df_before_add", low=low, high=high)
+        return got["hash"].astype(np.int64), got["df"].astype(np.int64)
 
     def flush(self) -> None:
         """Insert the ``shared_hashes`` rows ``apply`` holds (``after`` does, before it reads
