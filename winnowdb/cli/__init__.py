@@ -51,15 +51,11 @@ def main() -> None:
     When the command is done (its index closed, its output written), the process ends at once
     with the command's status: a Ctrl-C that arrives while the interpreter would be shutting
     down (when Python has already restored the default SIGINT action) can no longer kill it
-    with a signal status instead of 0 or 130, and the shutdown costs no time. An index opened
-    read-only is left attached for the exit to release (``store.lifetime``).
+    with a signal status instead of 0 or 130, and the shutdown costs no time.
     """
     import os
     import signal
 
-    from ..store import lifetime
-
-    lifetime.end_at_once()  # an index read is left for the exit to release (store/lifetime.py)
     try:
         app()
         code = 0

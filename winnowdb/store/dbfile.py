@@ -34,7 +34,6 @@ from pathlib import Path
 import duckdb
 
 from ..errors import WinnowError
-from . import lifetime
 
 __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
            "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "LARGE_ROW_GROUP_ROWS",
@@ -187,10 +186,6 @@ def connect_index(path: str, read_only: bool = False, adding_bytes: int = 0) -> 
     key = os.path.realpath(path)
     with _hosts_lock:
         entry = _hosts.get(key)
-        if entry is not None and entry[2] == 0 and entry[1] != read_only:
-            entry[0].close()  # left attached read-only (``disconnect_index``), now wanted the other way
-            del _hosts[key]
-            entry = None
         if entry is None:
             host = duckdb.connect()
             try:
@@ -225,13 +220,7 @@ def connect_index(path: str, read_only: bool = False, adding_bytes: int = 0) -> 
 
 def disconnect_index(con: duckdb.DuckDBPyConnection) -> None:
     """Close a connection ``connect_index`` gave; the last one of a file detaches it (DuckDB
-    checkpoints it: the file is complete, with no WAL). Any other connection is just closed.
-
-    In a process that ends at once when its command is done (the CLI: ``lifetime.end_at_once``),
-    a file opened read-only stays attached (the next ``connect_index`` of it reuses it): DuckDB's
-    teardown would free one by one the blocks its reads loaded, and a read-only database has
-    nothing to write. Unless it spilled: then it is closed, and DuckDB removes its temporary
-    folder."""
+    checkpoints it: the file is complete, with no WAL). Any other connection is just closed."""
     with _hosts_lock:
         key = _owner.pop(id(con), None)
         con.close()
@@ -240,20 +229,8 @@ def disconnect_index(con: duckdb.DuckDBPyConnection) -> None:
         entry = _hosts[key]
         entry[2] -= 1
         if entry[2] == 0:
-            if entry[1] and lifetime.ends_at_once() and not _spilled(entry[0]):
-                return
             del _hosts[key]
             entry[0].close()
-
-
-def _spilled(host: duckdb.DuckDBPyConnection) -> bool:
-    """Whether DuckDB's temporary folder for the host's index exists (it spilled, or another
-    process spilled there): the host is then closed, so that no folder of its own is left."""
-    try:
-        folder = str(host.execute("SELECT current_setting('temp_directory')").fetchall()[0][0])
-    except duckdb.Error:
-        return True
-    return os.path.exists(folder)
 
 
 def describe_duckdb_error(path: str, exc: Exception, read_only: bool = False) -> str:
