@@ -463,12 +463,15 @@ def test_in_memory_index_finds_the_same_pairs_and_writes_no_file(index_db, corpu
         winnowdb.open(":memory:", read_only=True)
 
 
-def test_add_restores_the_checkpoint_threshold_and_leaves_no_log(tmp_path):
+def test_add_restores_the_checkpoint_threshold_and_leaves_no_log(tmp_path, monkeypatch):
     """``add`` lets the write-ahead log grow past DuckDB's 16 MB default while it commits its
     batches (each commit still durable) and puts the default back afterwards; what it committed
     is in the file after close, with no log left over."""
     import duckdb
 
+    from winnowdb.ingest import pipeline
+
+    monkeypatch.setattr(pipeline, "BATCH_BYTES", 1024 * 1024)  # several batches of ~1 MB
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     words = [f"word{i}" for i in range(5000)]

@@ -1,4 +1,4 @@
-"""``add``'s batches: the rows of a few megabytes of documents, and the thread that commits them.
+"""``add``'s batches: the rows of up to 8,192 documents, and the thread that commits them.
 
 A ``Batch`` collects finished documents (their rows, texts and fingerprints) and turns them into
 numpy column tables; a ``BatchWriter`` commits batches one at a time, in order, in a background
@@ -54,9 +54,10 @@ class AddSummary:
 
 
 #: bytes of read documents (files' sizes) that may wait for the writer thread besides the batch it
-#: commits: enough to ride out a checkpoint of DuckDB's write-ahead log (~1.3 s in a 100,000-document
-#: add, when the batches' texts pass ``store.writes.BULK_CHECKPOINT_MB``) without the main thread
-#: stopping to take the workers' results (bench/RESULTS.md, Ingest)
+#: commits (a full batch, ``pipeline.BATCH_BYTES``): enough to ride out a slow commit, such as a
+#: checkpoint of DuckDB's write-ahead log (~1.3 s in a 100,000-document add of batches of 2,000,
+#: when their texts passed ``store.writes.BULK_CHECKPOINT_MB``), without the main thread stopping
+#: to take the workers' results (bench/RESULTS.md, Ingest)
 QUEUE_BYTES = 32 * 1024 * 1024
 
 
