@@ -8,7 +8,8 @@ Each run, per tree (old, new, old, new, ...: both trees see the same load), runs
 ``--`` as a fresh ``winnowdb`` process that imports winnowdb from its tree (start-up included,
 output to /dev/null), and records its wall time and peak memory (the process and its children).
 Every run is listed, then the medians; the two trees' outputs are compared (byte for byte, the
-first run of each), so a change that is meant to keep the results shows that it did.
+first run of each), so a change that is meant to keep the results shows that it did. Commands run
+in /tmp (so that neither tree's checkout is on the path twice): give COMMAND absolute paths.
 """
 from __future__ import annotations
 
