@@ -100,16 +100,15 @@ excluded AS (  -- per submission, its distinct hashes that do not count: boilerp
     WHERE $new_label IS NULL AND (m.boilerplate OR m.df > cap.max_df)
     GROUP BY m.sub
     UNION ALL
-    SELECT d.sub,
-           -- a document's rows hold each hash once unless it repeats one (more rows than distinct
-           -- hashes) or its submission has several documents: only those are made distinct
-           COUNT(DISTINCT CASE WHEN d.fingerprints <> d.hashes OR d.sub IN (SELECT sub FROM subs WHERE docs > 1)
-                               THEN f.hash END)
-           + COUNT(CASE WHEN NOT (d.fingerprints <> d.hashes OR d.sub IN (SELECT sub FROM subs WHERE docs > 1))
-                        THEN 1 END) AS n
+    SELECT d.sub, COUNT(DISTINCT CASE WHEN d.repeats THEN f.hash END) + COUNT(CASE WHEN NOT d.repeats THEN 1 END) AS n
     FROM fingerprints f
-    JOIN documents d ON d.doc = f.doc
-    WHERE $new_label IS NOT NULL AND d.kind = 'document'
+    JOIN (  -- a document's rows hold each hash once unless it repeats one (more rows than distinct
+            -- hashes) or its submission has several documents: only those are made distinct
+        SELECT doc, sub, fingerprints <> hashes OR sub IN (SELECT sub FROM subs WHERE docs > 1) AS repeats
+        FROM documents
+        WHERE kind = 'document'
+    ) d ON d.doc = f.doc
+    WHERE $new_label IS NOT NULL
       AND f.hash IN (SELECT s.hash FROM shared_hashes s CROSS JOIN cap WHERE s.df > cap.max_df
                      UNION
                      SELECT hash FROM boilerplate_hashes)
