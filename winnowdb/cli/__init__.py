@@ -51,11 +51,16 @@ def main() -> None:
     When the command is done (its index closed, its output written), the process ends at once
     with the command's status: a Ctrl-C that arrives while the interpreter would be shutting
     down (when Python has already restored the default SIGINT action) can no longer kill it
-    with a signal status instead of 0 or 130, and the shutdown costs no time.
+    with a signal status instead of 0 or 130, and the shutdown costs no time. So does closing an
+    index: its file is detached when the command closes it, and DuckDB's memory is left for the
+    exit to free (``store.lifetime``).
     """
     import os
     import signal
 
+    from ..store import lifetime
+
+    lifetime.end_at_once()
     try:
         app()
         code = 0

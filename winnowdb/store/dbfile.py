@@ -34,6 +34,7 @@ from pathlib import Path
 import duckdb
 
 from ..errors import WinnowError
+from . import lifetime
 
 __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
            "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "LARGE_ROW_GROUP_ROWS",
@@ -220,7 +221,12 @@ def connect_index(path: str, read_only: bool = False, adding_bytes: int = 0) -> 
 
 def disconnect_index(con: duckdb.DuckDBPyConnection) -> None:
     """Close a connection ``connect_index`` gave; the last one of a file detaches it (DuckDB
-    checkpoints it: the file is complete, with no WAL). Any other connection is just closed."""
+    checkpoints it: the file is complete, with no WAL). Any other connection is just closed.
+
+    In a process that ends at once when its command is done (the CLI: ``lifetime.end_at_once``),
+    the file is detached (checkpointed, its lock released) but its in-memory host is left for the
+    exit to free (``lifetime``), unless DuckDB's temporary folder for it exists: closing the host
+    then removes the files DuckDB spilled there."""
     with _hosts_lock:
         key = _owner.pop(id(con), None)
         con.close()
@@ -230,7 +236,32 @@ def disconnect_index(con: duckdb.DuckDBPyConnection) -> None:
         entry[2] -= 1
         if entry[2] == 0:
             del _hosts[key]
-            entry[0].close()
+            host = entry[0]
+            if lifetime.ends_at_once() and not _spilled(host):
+                try:
+                    host.execute(f"USE memory; DETACH {CATALOG}")
+                except BaseException:
+                    try:
+                        host.close()
+                    except duckdb.Error:
+                        pass  # the detach's error is the one to report
+                    raise
+                _left_for_exit.append(host)
+                return
+            host.close()
+
+
+_left_for_exit: list[duckdb.DuckDBPyConnection] = []  # hosts whose file is detached, for the exit to free
+
+
+def _spilled(host: duckdb.DuckDBPyConnection) -> bool:
+    """Whether DuckDB's temporary folder for the host's index exists (it spilled there, or
+    another process did): the host is then closed, so that DuckDB removes what it wrote."""
+    try:
+        folder = str(host.execute("SELECT current_setting('temp_directory')").fetchall()[0][0])
+    except duckdb.Error:
+        return True
+    return os.path.exists(folder)
 
 
 def describe_duckdb_error(path: str, exc: Exception, read_only: bool = False) -> str:
