@@ -66,9 +66,9 @@ class Index:
 
     def for_adding(self, adding_bytes: int) -> "Index":
         """This index, ready for an add of ``adding_bytes`` bytes of input (``winnowdb add`` walks
-        its input after opening the index, so that a bad ``--db`` is reported at once): when that
-        add will make the index large while it is attached with the small row groups, it is closed
-        and opened again with the large ones (``store.dbfile.row_group_rows``); else ``self``."""
+        its input after opening an index that exists, so that a bad ``--db`` is reported at once):
+        when that add will make the index large while it is attached with the small row groups, it
+        is closed and opened again with the large ones (``store.dbfile.row_group_rows``); else ``self``."""
         from .store.dbfile import planned_row_group_rows
 
         store = self.store
@@ -92,7 +92,7 @@ class Index:
     def add(self, paths: list[str | os.PathLike], *, label: str | None = None, boilerplate: bool = False,
             submission_depth: int | None = None, language: str | None = None, on_start=None,
             on_file=None, on_finish=None, on_merge=None, jobs: int | None = None,
-            listing: list | None = None) -> AddSummary:
+            listing: list | None = None, workers=None) -> AddSummary:
         """Index files and directories (recursively); unchanged files are skipped.
 
         ``language`` makes every file of this add code in that language (any Pygments name or
@@ -103,7 +103,10 @@ class Index:
         tens of millions of fingerprints); ``on_merge(done, of)`` as the fingerprint runs of
         several adds are merged into one, when this add makes that due (``store.merge``).
         ``listing``: ``ingest.walk.walk(paths)``, when the caller has walked them already (``winnowdb
-        add`` does, to size the index's row groups: ``for_adding``).
+        add`` does, to size the index's row groups: ``for_adding``); ``workers``: the processes
+        ``ingest.prepare.start_workers`` started for it before the index was opened (a new index:
+        every file walked will be read), used instead of new ones and stopped when reading is
+        done (the caller stops them if the add never reads).
         """
         from .ingest.pipeline import add_paths
 
@@ -111,7 +114,8 @@ class Index:
         self._code_tokens_version_if_no_code()
         return add_paths(self.store, [str(p) for p in paths], label=label, boilerplate=boilerplate,
                          submission_depth=submission_depth, language=language, on_start=on_start,
-                         on_file=on_file, on_finish=on_finish, on_merge=on_merge, jobs=jobs, listing=listing)
+                         on_file=on_file, on_finish=on_finish, on_merge=on_merge, jobs=jobs, listing=listing,
+                         workers=workers)
 
     def old_fingerprint_layout(self) -> bool:
         """Whether the fingerprints are stored as a winnowdb before run records wrote them (in

@@ -1,6 +1,7 @@
 """Core commands: add, remove, query, pairs, compare, stats, sql."""
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -19,6 +20,7 @@ from .app import (
     app,
     console,
     fail,
+    new_index_workers,
     note_changed,
     note_unknown_label,
     note_unstored,
@@ -92,7 +94,7 @@ def add(
 
     out = console()
     err = console(stderr=True)
-    with Guard():
+    with Guard(), contextlib.ExitStack() as stack:
         if language is not None:  # refused before a new index is created with settings fixed for good
             from ..ingest.languages import forced_language
 
@@ -103,10 +105,11 @@ def add(
         from ..ingest.read import Skipped
         from ..ingest.walk import listed_bytes, walk
 
+        listing, workers = new_index_workers(db, paths, jobs, stack)
         idx = open_index(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
                          text_normalizer=text_normalizer, selection=selection, mod_m=mod_m, code_text=code_text)
         try:  # the input walked once: its size plans the index's row groups, then add reads the listing
-            listing = walk(paths)
+            listing = walk(paths) if listing is None else listing  # (a new index's: walked first)
             idx = idx.for_adding(listed_bytes(listing))
         except BaseException:
             idx.close()
@@ -156,7 +159,7 @@ def add(
             with progress:
                 s = idx.add(paths, label=label, boilerplate=boilerplate, submission_depth=submission_depth,
                             language=language, on_start=on_start, on_file=on_file, on_finish=on_finish,
-                            on_merge=on_merge, jobs=jobs, listing=listing)
+                            on_merge=on_merge, jobs=jobs, listing=listing, workers=workers)
             walked = {item.path for item, _ in listing if not isinstance(item, Skipped)}
             gone = idx.missing_under([p for p in paths if os.path.isdir(p)], walked) if not s.interrupted else []
             if gone:

@@ -56,7 +56,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
               on_file: Callable[[str, int], None] | None = None,
               on_finish: Callable[[int], None] | None = None,
               on_merge: Callable[[int, int], None] | None = None,
-              jobs: int | None = None, listing: list | None = None) -> AddSummary:
+              jobs: int | None = None, listing: list | None = None, workers=None) -> AddSummary:
     """Index every file under ``paths``; returns what was done (also when interrupted).
 
     ``on_start(files, total_bytes)`` and ``on_file(path, size)`` report progress, and
@@ -67,6 +67,8 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     processes read and fingerprint files (default: one per CPU; 1 = all in this process); this
     process alone writes to the index, in order, so the result does not depend on ``jobs``.
     ``listing``: ``walk(paths)``, when the caller has it already (files are walked once).
+    ``workers``: worker processes ``prepare.start_workers`` started for this add (the caller
+    stops them if the add never reads).
     """
     t0 = time.perf_counter()
     # an index this winnowdb cannot read text for, or digest it as it did: say so first
@@ -148,7 +150,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
         jobs_n = jobs if jobs is not None else default_jobs()
         sizes = [listed[t[0]].size for t in tasks]  # of the files to read (not those unchanged by their times)
         with bulk_writes(store, largest_value=max(sizes, default=0)), \
-                prepared_stream(tasks, jobs_n, sum(sizes), store, sizes) as stream, \
+                prepared_stream(tasks, jobs_n, sum(sizes), store, sizes, workers) as stream, \
                 writer:
             for task, submission, label, prep in zip(tasks, submissions, labels, stream):
                 spath = task[0]

@@ -2,7 +2,9 @@
 
 ``prepare`` does everything ``add`` does for one file before storing it; ``prepared_stream``
 runs it over the tasks in ``jobs`` worker processes (``workers.OrderedPool``) when the work is
-big enough to pay for them, and hands the results back in task order.
+big enough to pay for them, and hands the results back in task order. ``start_workers`` starts
+those processes before the index is opened, when the caller knows that every file it walked
+will be read (``winnowdb add`` making a new index): they load the compiled kernels meanwhile.
 """
 from __future__ import annotations
 
@@ -25,7 +27,8 @@ from .document import (
 from .read import Skipped, Source, read_source
 from .rows import rows_piece
 
-__all__ = ["Prepared", "prepare", "prepare_task", "prepare_chunk", "prepared_stream", "default_jobs",
+__all__ = ["Prepared", "prepare", "prepare_task", "prepare_chunk", "prepared_stream", "start_workers",
+           "in_workers", "warm_kernels", "default_jobs",
            "first_of_each_hash", "chunked", "PARALLEL_MIN_BYTES", "PARALLEL_MIN_FILES", "CHUNK_FILES",
            "CHUNK_BYTES", "AHEAD"]
 
@@ -230,20 +233,32 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-@contextlib.contextmanager
-def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None, sizes: list[int] | None = None):
-    """The tasks' ``Prepared`` results, in order: from ``jobs`` worker processes when the work is
-    big enough to pay for them, else computed here, in chunks (``chunked``: ``sizes`` are the
-    tasks' file sizes). Workers ignore Ctrl-C and are stopped when the stream is left (finished,
-    interrupted or failed). While workers run, DuckDB (``store``) writes with one thread, leaving
-    the other cores to them."""
-    chunks = chunked(tasks, sizes)
-    # the compiled kernels pay for loading numba (~0.4 s) on this much input. Workers load them
-    # themselves: in this process numba would hold ~130 MB through the whole add
-    compiled = total_bytes >= PARALLEL_MIN_BYTES
-    if jobs <= 1 or len(tasks) < PARALLEL_MIN_FILES or total_bytes < PARALLEL_MIN_BYTES:
-        yield (prep for chunk in chunks for prep in prepare_chunk(chunk, in_worker=False, compiled=compiled))
-        return
+def in_workers(jobs: int, files: int, total_bytes: int) -> bool:
+    """Whether an add that reads ``files`` files of ``total_bytes`` bytes runs them in ``jobs``
+    worker processes (else in this one: starting workers would cost more than it saves)."""
+    return jobs > 1 and files >= PARALLEL_MIN_FILES and total_bytes >= PARALLEL_MIN_BYTES
+
+
+def warm_kernels() -> None:
+    """Load the compiled kernels (numba, ~0.2 s a process): a pre-started worker's first work."""
+    from ..fingerprint.compiled import compiled_kernels
+
+    compiled_kernels()
+
+
+def start_workers(jobs: int, files: int, total_bytes: int):
+    """The worker processes for an add that will read ``files`` files of ``total_bytes`` bytes,
+    started now, each loading the compiled kernels while the caller opens the index (pass them
+    to ``prepared_stream``, which stops them when reading is done); None when such an add runs in
+    this process. Use as a context manager (``workers.OrderedPool``): leaving it stops them if
+    ``prepared_stream`` has not."""
+    if not in_workers(jobs, files, total_bytes):
+        return None
+    return _pool(jobs, total_bytes >= PARALLEL_MIN_BYTES, warm=warm_kernels)
+
+
+def _pool(processes: int, compiled: bool, warm=None):
+    """``processes`` workers running ``prepare_chunk``."""
     import multiprocessing as mp
 
     from .workers import OrderedPool
@@ -256,6 +271,28 @@ def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None,
     if context == "forkserver":
         mp.get_context(context).set_forkserver_preload([__name__])
     func = functools.partial(prepare_chunk, compiled=compiled)
-    with OrderedPool(func, min(jobs, len(chunks)), context=context, ahead=AHEAD) as pool:
+    return OrderedPool(func, processes, context=context, ahead=AHEAD, warm=warm)
+
+
+@contextlib.contextmanager
+def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None, sizes: list[int] | None = None,
+                    workers=None):
+    """The tasks' ``Prepared`` results, in order: from ``jobs`` worker processes when the work is
+    big enough to pay for them, else computed here, in chunks (``chunked``: ``sizes`` are the
+    tasks' file sizes). ``workers``: the processes ``start_workers`` started for this add, used
+    instead of new ones (and stopped when the stream is left, whether they were used or not).
+    Workers ignore Ctrl-C and are stopped when the stream is left (finished, interrupted or
+    failed). While workers run, DuckDB (``store``) writes with one thread, leaving the other
+    cores to them."""
+    chunks = chunked(tasks, sizes)
+    # the compiled kernels pay for loading numba (~0.4 s) on this much input. Workers load them
+    # themselves: in this process numba would hold ~130 MB through the whole add
+    compiled = total_bytes >= PARALLEL_MIN_BYTES
+    if not in_workers(jobs, len(tasks), total_bytes):
+        if workers is not None:
+            workers.kill()  # started for an add that reads less than its walk listed
+        yield (prep for chunk in chunks for prep in prepare_chunk(chunk, in_worker=False, compiled=compiled))
+        return
+    with workers if workers is not None else _pool(min(jobs, len(chunks)), compiled) as pool:
         with store.threads(1) if store is not None else contextlib.nullcontext():
             yield (prep for chunk in pool.imap(chunks) for prep in chunk)

@@ -46,9 +46,15 @@ def _quiet_child() -> None:
     sys.stderr = open(os.devnull, "w")
 
 
-def _serve(func: Callable[[Any], Any], conn) -> None:
-    """A worker's loop: receive (index, task), send (index, ok, result or exception)."""
+def _serve(func: Callable[[Any], Any], conn, warm: Callable[[], Any] | None = None) -> None:
+    """A worker's loop: ``warm()`` first (work that makes the first task faster; a failure is
+    left for the tasks to meet), then receive (index, task), send (index, ok, result or exception)."""
     _quiet_child()
+    if warm is not None:
+        try:
+            warm()
+        except Exception:
+            pass
     while True:
         try:
             job = conn.recv()
@@ -76,11 +82,12 @@ class OrderedPool:
     number of workers are out at once, counting the finished results that wait in memory for an
     earlier, slower one: a worker stuck on a long task holds the others back, never memory up.
     Use as a context manager: leaving the block normally lets the workers finish; leaving it by
-    an exception kills them.
+    an exception kills them. Either leaves a pool that was closed or killed already as it is.
+    ``warm`` is called in each worker once, as it starts, before any task.
     """
 
     def __init__(self, func: Callable[[Any], Any], processes: int, *, ahead: int = 4,
-                 context: str | None = None) -> None:
+                 context: str | None = None, warm: Callable[[], Any] | None = None) -> None:
         ctx = mp.get_context(context)
         self.ahead = max(1, ahead)
         self._workers: list[tuple[Any, Any]] = []
@@ -91,7 +98,7 @@ class OrderedPool:
                 mine, theirs = ctx.Pipe(duplex=True)
                 # typeshed types get_context(str) as BaseContext, which has no Process; every
                 # context it returns (fork, forkserver, spawn) has one
-                proc = ctx.Process(target=_serve, args=(func, theirs), daemon=True)  # type: ignore[attr-defined]
+                proc = ctx.Process(target=_serve, args=(func, theirs, warm), daemon=True)  # type: ignore[attr-defined]
                 proc.start()
                 theirs.close()
                 self._workers.append((proc, mine))

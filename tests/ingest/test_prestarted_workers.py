@@ -1,0 +1,125 @@
+"""``winnowdb add`` making a new index starts its worker processes before it opens the index
+(``ingest.prepare.start_workers``), so they load the compiled kernels while the index is made.
+
+What must hold: the index is the one an add in one process makes; the pre-started workers are
+the ones that read (no second pool); they are stopped whatever happens, also when the index
+cannot be made; an add too small for workers, or with ``--jobs 1``, starts none.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import random
+
+import duckdb
+import pytest
+from conftest import ok, one_line_error
+
+from winnowdb.ingest import prepare
+from winnowdb.ingest.workers import OrderedPool
+
+WORDS = ["amber", "basalt", "cinder", "delta", "ember", "fjord", "granite", "harbor", "island", "juniper",
+         "kelp", "lagoon", "meadow", "nimbus", "orchid", "prairie", "quartz", "river", "summit", "tundra"]
+
+
+def _corpus(root, files: int = 12, words: int = 40_000):
+    """``files`` documents of random words (~300 kB each: over ``PARALLEL_MIN_BYTES`` together),
+    every one quoting the same passage."""
+    rng = random.Random(7)
+    quote = " ".join(rng.choice(WORDS) for _ in range(200))
+    root.mkdir()
+    for i in range(files):
+        body = [rng.choice(WORDS) for _ in range(words)]
+        (root / f"doc{i:02d}.txt").write_text(" ".join(body[:1000]) + f" {quote} " + " ".join(body[1000:]))
+    assert sum(p.stat().st_size for p in root.iterdir()) >= prepare.PARALLEL_MIN_BYTES
+    assert files >= prepare.PARALLEL_MIN_FILES
+    return root
+
+
+@pytest.fixture
+def pools(monkeypatch) -> list:
+    """Every ``OrderedPool`` made while the test runs (the real class, counted)."""
+    made: list = []
+    real = OrderedPool.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(kwargs.get("warm"))
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(OrderedPool, "__init__", counted)
+    return made
+
+
+def _rows(db, sql: str) -> set:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return set(con.execute(sql).fetchall())
+    finally:
+        con.close()
+
+
+def test_a_new_index_read_by_prestarted_workers_is_the_one_made_in_process(cli, tmp_path, pools):
+    corpus = _corpus(tmp_path / "corpus")
+    ok(cli("add", corpus, "--db", tmp_path / "workers.duckdb"))
+    assert pools == [prepare.warm_kernels]  # one pool, started before the index, and it read
+    ok(cli("add", corpus, "--db", tmp_path / "alone.duckdb", "--jobs", "1"))
+    assert len(pools) == 1  # in process: none
+    assert not multiprocessing.active_children()
+    for sql in ("SELECT hash, doc, pos FROM fingerprints",
+                "SELECT doc, path, normalized_hash, simhash, fingerprints FROM documents",
+                "SELECT * FROM shared_hashes"):
+        workers, alone = _rows(tmp_path / "workers.duckdb", sql), _rows(tmp_path / "alone.duckdb", sql)
+        assert workers and workers == alone, sql
+    pairs = ok(cli("pairs", "--db", tmp_path / "workers.duckdb", "--top", "0", "--format", "csv")).stdout
+    assert len(pairs.strip().splitlines()) == 1 + 12 * 11 // 2  # every two documents share the quote
+
+
+def test_prestarted_workers_are_stopped_when_the_index_cannot_be_made(cli, tmp_path, pools):
+    corpus = _corpus(tmp_path / "corpus")
+    one_line_error(cli("add", corpus, "--db", tmp_path / "no-such-folder" / "x.duckdb"), "does not exist")
+    assert pools == [prepare.warm_kernels]  # they were started (the walk came first) ...
+    assert not multiprocessing.active_children()  # ... and are gone
+
+
+def test_an_index_that_exists_is_opened_before_any_worker_starts(cli, tmp_path, pools):
+    corpus = _corpus(tmp_path / "corpus")
+    db = tmp_path / "index.duckdb"
+    ok(cli("add", corpus / "doc00.txt", "--db", db))  # small: in process
+    assert pools == []
+    ok(cli("add", corpus, "--db", db))
+    assert pools == [None]  # started by the add, after the index was opened and its files compared
+    assert not multiprocessing.active_children()
+
+
+def test_start_workers_only_for_an_add_that_runs_in_workers():
+    big, many = 10 * prepare.PARALLEL_MIN_BYTES, 10 * prepare.PARALLEL_MIN_FILES
+    assert prepare.start_workers(1, many, big) is None
+    assert prepare.start_workers(2, prepare.PARALLEL_MIN_FILES - 1, big) is None
+    assert prepare.start_workers(2, many, prepare.PARALLEL_MIN_BYTES - 1) is None
+    pool = prepare.start_workers(2, many, big)
+    assert pool is not None
+    with pool:
+        pass
+    assert not multiprocessing.active_children()
+
+
+def _ready() -> None:
+    global _WARM
+    _WARM = "warm"
+
+
+def _failing_warm() -> None:
+    raise RuntimeError("cannot warm")
+
+
+_WARM = "cold"
+
+
+def _state(x: int) -> tuple[str, int]:
+    return _WARM, x
+
+
+def test_each_worker_warms_before_its_first_task_and_a_failed_warm_is_harmless():
+    with OrderedPool(_state, 2, warm=_ready) as pool:
+        assert list(pool.imap(range(8))) == [("warm", x) for x in range(8)]
+    with OrderedPool(_state, 2, warm=_failing_warm) as pool:
+        assert list(pool.imap(range(8))) == [("cold", x) for x in range(8)]
