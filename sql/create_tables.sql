@@ -42,9 +42,10 @@
 --                      tokens keep only the structure; pairs.sql's score uses both (issue 21).
 --                      Written with the documents' texts; empty for text documents
 --   code_text_df       each hash of the text family with df, the number of submissions holding
---                      it (hashes of boilerplate documents left out), ordered by hash: the pair
---                      score's weights and caps read it (kept by every write; `check` counts it
---                      again: sql/code_text_df_counted.sql)
+--                      it (hashes of boilerplate documents left out): the pair score's weights
+--                      and caps read it (kept by every write: an add or removal counts its
+--                      documents' hashes again, appended in hash order, a large one the whole
+--                      table; `check` counts it again: sql/code_text_df_counted.sql)
 --
 -- A path has one row in documents (and in documents_pending). add keeps it so: a file's new
 -- version replaces its row in the transaction that indexes it, and one add lists each file once;

@@ -290,7 +290,7 @@ def index_pending(store, update: stats.Update, tallies: "_Tallies", run_rows: in
     with room_for_deletes(store, {"documents_pending": None}), store.transaction() as con:
         result.documents = int(update.new_docs.shape[0])  # the pending documents, read by the caller
         result.replaced = int(update.replaced.shape[0])
-        stats.remove_rows(store, update.replaced)
+        update.text_gone = stats.remove_rows(store, update.replaced)
         for span in tallies.spans():  # while the documents are pending, their rows do not count
             update.apply(span, tallies.get(span))
         con.execute(sqlfiles.load("pending_documents_move"))

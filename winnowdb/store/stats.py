@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from . import sqlfiles
 from .buckets import span_range
 from .room import expect_deletes
-from .schema import COMMON_KEY, fill_text_df, read_meta, write_meta
+from .schema import COMMON_KEY, fill_text_df, read_meta, refresh_text_df, write_meta
 
 __all__ = ["Update", "Tally", "remove_rows", "default_max_df", "remember_default_max_df", "common_floor",
            "NO_COMMON_FLOOR", "SHARED_BATCH_ROWS"]
@@ -145,6 +145,7 @@ class Update:
         self.replaced = replaced
         self.rewritten = rewritten
         self.delta = 0  # change of meta.distinct_hashes
+        self.text_gone: np.ndarray | None = None  # the text family's hashes of the documents replaced
         self.new_boilerplate = False
         self._pending_exact = {}
         self._new_shared: list[tuple[np.ndarray, np.ndarray]] = []  # rows apply() inserts later
@@ -259,19 +260,28 @@ class Update:
         if self.delta:
             meta = read_meta(con)
             write_meta(con, "distinct_hashes", int(meta.get("distinct_hashes", 0)) + self.delta)
-        remember_default_max_df(store)
+        touched = None  # an upgrade's rewrite: the text family counted again whole, as it may change
+        if not self.rewritten:
+            import numpy as np
+
+            gone = self.text_gone if self.text_gone is not None else np.empty(0, np.int64)
+            touched = np.union1d(gone, text_family_hashes(store, self.new_docs))
+        remember_default_max_df(store, touched)
 
 
-def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> None:
+def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarray:
     """Delete documents inside the caller's transaction, with their fingerprints and texts, and
     the statistics of their hashes counted again. ``rewritten``: the same documents are written
     again under the same ids (``upgrade``): only their fingerprints go (their rows, texts and
-    clusters rows stay)."""
+    clusters rows stay). Returns the hashes of their text family (``text_family_hashes``; none
+    when ``rewritten``), whose ``code_text_df`` the caller's ``remember_default_max_df`` counts
+    again once every change of its transaction is made."""
     import numpy as np
 
     docs = np.asarray(docs, dtype=np.int32)
+    text_gone = np.empty(0, np.int64)
     if docs.shape[0] == 0:
-        return
+        return text_gone
     con = store.connection
     with store.relations(gone_docs={"doc": docs}):
         documents, fingerprints, text_family = store.rows("gone_document_rows")[0]
@@ -282,6 +292,8 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> None:
             expect_deletes(store, "code_text_hashes", text_family)
         kinds = store.columns("gone_document_kinds")
         touched = store.columns("gone_hashes")["hash"].astype(np.int64)
+        if not rewritten and text_family:
+            text_gone = text_family_hashes(store, docs)
         before_h, _ = _df_of(store, touched)
         con.execute(sqlfiles.load("delete_fingerprints_of"))
         if not rewritten:
@@ -301,16 +313,43 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> None:
     if (kinds["kind"] == "boilerplate").any():
         expect_deletes(store, "boilerplate_hashes", None)
         con.execute(sqlfiles.load("boilerplate_hashes_rebuild"))
+    return text_gone
 
 
-def remember_default_max_df(store) -> None:
+def text_family_hashes(store, docs: np.ndarray) -> np.ndarray:
+    """The distinct hashes of the text family (``code_text_hashes``) of the documents ``docs``:
+    the hashes whose ``code_text_df`` a write that adds, replaces or removes them can change."""
+    import numpy as np
+
+    docs = np.asarray(docs, dtype=np.int32)
+    if docs.shape[0] == 0:
+        return np.empty(0, np.int64)
+    with store.relations(text_docs={"doc": docs}):
+        got = store.columns("text_family_hashes_of", low=int(docs.min()), high=int(docs.max()))
+    return got["hash"].astype(np.int64)
+
+
+#: a write whose documents' text family holds at least this share of the hashes ``code_text_df``
+#: keeps counts the whole table again (one pass over the rows) instead of those hashes
+TEXT_DF_RECOUNT_SHARE = 0.25
+
+
+def remember_default_max_df(store, text_hashes: np.ndarray | None = None) -> None:
     """Store the default --max-df the index's statistics give now (inside the caller's
     transaction): every read takes it from ``meta`` instead of counting. ``common_hashes`` is
-    filled again for it when it was kept for another max-df, or for none; ``code_text_df``, the
-    text family's document frequencies, is counted again (``schema.fill_text_df``)."""
+    filled again for it when it was kept for another max-df, or for none. ``code_text_df``, the
+    text family's document frequencies, is counted again: for ``text_hashes`` alone, the hashes
+    of the text family of the documents the transaction added, replaced or removed
+    (``schema.refresh_text_df``: a write of text documents counts nothing), else, or when they
+    are ``TEXT_DF_RECOUNT_SHARE`` of the table or more, whole (``schema.fill_text_df``)."""
     con = store.connection
-    expect_deletes(store, "code_text_df", None)  # counted again whole
-    fill_text_df(con)
+    kept = int(store.value("code_text_df_rows")) if text_hashes is not None and text_hashes.shape[0] else 0
+    if text_hashes is None or (text_hashes.shape[0] and text_hashes.shape[0] >= TEXT_DF_RECOUNT_SHARE * kept):
+        expect_deletes(store, "code_text_df", None)  # counted again whole
+        fill_text_df(con)
+    elif text_hashes.shape[0]:
+        expect_deletes(store, "code_text_df", int(text_hashes.shape[0]))
+        refresh_text_df(con, text_hashes)
     value = int(con.execute(sqlfiles.load("default_max_df_value")).fetchall()[0][0])
     write_meta(con, "default_max_df", value)
     if _kept_floor(con) != value:

@@ -107,6 +107,6 @@ def remove_documents(store, docs: list[int]) -> None:
     import numpy as np
 
     with room_for_deletes(store), store.transaction():
-        stats.remove_rows(store, np.asarray(docs, dtype=np.int32))
-        stats.remember_default_max_df(store)
+        text_gone = stats.remove_rows(store, np.asarray(docs, dtype=np.int32))
+        stats.remember_default_max_df(store, text_gone)
     store.refresh_settings()

@@ -1,0 +1,11 @@
+-- text_family_hashes_of.sql: the distinct hashes of some documents' text family (their
+-- code_text_hashes rows): the hashes whose df in code_text_df a write that adds, replaces or
+-- removes these documents can change (stats.text_family_hashes; no other hash's df moves).
+-- DuckDB only: the DuckDB index's bookkeeping of a write.
+-- Reads the relation text_docs(doc) the caller registers. Parameters: $low, $high (BIGINT: the
+-- smallest and largest of those docs, so that DuckDB skips the row groups of other documents:
+-- the rows are stored as their documents were added).
+-- Columns: hash.
+SELECT DISTINCT hash
+FROM code_text_hashes
+WHERE doc BETWEEN $low AND $high AND doc IN (SELECT doc FROM text_docs)
