@@ -12,14 +12,16 @@ Every run is listed, then the medians; the two trees' outputs are compared (byte
 first run of each), so a change that is meant to keep the results shows that it did. Commands run
 in /tmp (so that neither tree's checkout is on the path twice): give COMMAND absolute paths.
 ``--fresh FILE``: FILE (an index), its write-ahead log and its temporary folder are removed before
-every run, so each `add` makes a new index; the outputs are then compared with their durations
-("1.23s") masked.
+every run, so each `add` makes a new index; ``--copy SRC DST``: the index SRC is copied to DST
+before every run, so each write starts from the same index. With either, the outputs are compared
+with their durations ("1.23s") masked.
 """
 from __future__ import annotations
 
 import argparse
 import datetime as dt
 import hashlib
+import os
 import re
 import shlex
 import shutil
@@ -45,6 +47,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--fresh", type=Path, default=None, help="an index file removed before every run")
+    ap.add_argument("--copy", type=Path, nargs=2, default=None, metavar=("SRC", "DST"),
+                    help="an index copied to DST before every run")
     args = ap.parse_args(argv[:split])
     command = argv[split + 1:]
     started = dt.datetime.now(dt.timezone.utc)
@@ -55,14 +59,18 @@ def main() -> None:
             print(f"  run {i + 1}, {label} ...", file=sys.stderr, flush=True)
             cmd, env = winnowdb_cli(tree)
             out = Path(f"/tmp/ab_cli_{label}.out")
-            if args.fresh is not None:
-                for gone in (args.fresh, Path(f"{args.fresh}.wal")):
+            fresh = args.fresh if args.copy is None else args.copy[1]
+            if fresh is not None:
+                for gone in (fresh, Path(f"{fresh}.wal")):
                     gone.unlink(missing_ok=True)
-                shutil.rmtree(f"{args.fresh}.tmp", ignore_errors=True)
+                shutil.rmtree(f"{fresh}.tmp", ignore_errors=True)
+            if args.copy is not None:
+                shutil.copyfile(args.copy[0], args.copy[1])
+                os.sync()  # the copy's writes are not the command's
             got[label].append(run([*cmd, *command], env=env, cwd=Path("/tmp"), out=out))
             if label not in digests:
                 text = out.read_bytes()
-                if args.fresh is not None:
+                if fresh is not None:
                     text = re.sub(rb"\d+\.\d+s\b", b"<s>", text)
                 digests[label] = hashlib.sha256(text).hexdigest()[:16]
             out.unlink(missing_ok=True)
