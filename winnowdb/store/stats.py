@@ -294,7 +294,10 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarr
         touched = store.columns("gone_hashes")["hash"].astype(np.int64)
         if not rewritten and text_family:
             text_gone = text_family_hashes(store, docs)
-        before_h, _ = _df_of(store, touched)
+        if kinds["doc"].shape[0] == docs.shape[0] and (kinds["kind"] == "document").all():
+            before = touched.shape[0]  # an ordinary document's hashes: each stored for one, at least
+        else:  # boilerplate among them: its hashes may be in no ordinary document
+            before = _df_of(store, touched)[0].shape[0]
         con.execute(sqlfiles.load("delete_fingerprints_of"))
         if not rewritten:
             con.execute(sqlfiles.load("delete_documents"))
@@ -308,8 +311,7 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarr
     if touched.shape[0]:
         _replace_shared(store, touched, after_h, after_df, int(touched.min()), int(touched.max()))
         meta = read_meta(con)
-        write_meta(con, "distinct_hashes",
-                   int(meta.get("distinct_hashes", 0)) + int(after_h.shape[0] - before_h.shape[0]))
+        write_meta(con, "distinct_hashes", int(meta.get("distinct_hashes", 0)) + int(after_h.shape[0] - before))
     if (kinds["kind"] == "boilerplate").any():
         expect_deletes(store, "boilerplate_hashes", None)
         con.execute(sqlfiles.load("boilerplate_hashes_rebuild"))
