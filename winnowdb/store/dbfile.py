@@ -2,7 +2,8 @@
 opens it, DuckDB's errors about the file become one line a user can act on, temporaries left by
 a killed index creation are removed, DuckDB is kept offline (no extension downloads), and the file
 is opened with the row groups lookups need (``connect_index``), within a share of the machine's
-memory (``apply_memory_limit``), spilling to a folder it can write (``temp_directory``).
+memory (``apply_memory_limit``), spilling to a folder it can write (``temp_directory``), its texts
+stored so that one can be read alone (``texts_readable_one_by_one``).
 
 Memory. DuckDB's default limit is 80% of the machine's memory, and a big join uses what it may:
 `pairs --top 10` of a 1,000,000-document index took 19.7 GB of 23.5 GB, where with 6 GB it ran
@@ -41,7 +42,7 @@ __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries
            "LARGE_INDEX_BYTES", "INDEX_BYTES_PER_INPUT_BYTE", "row_group_rows", "planned_row_group_rows",
            "CATALOG", "connect_index", "disconnect_index", "MEMORY_SHARE", "MIN_MEMORY_BYTES", "MEMORY_ENV",
            "default_memory_bytes", "index_memory_bytes", "memory_hint", "apply_memory_limit", "temp_directory",
-           "memory_bytes"]
+           "memory_bytes", "texts_readable_one_by_one"]
 
 #: rows per row group of every table an index's connection writes, for an index file under
 #: ``LARGE_INDEX_BYTES`` (see the module docstring)
@@ -191,6 +192,7 @@ def connect_index(path: str, read_only: bool = False, adding_bytes: int = 0) -> 
             host = duckdb.connect()
             try:
                 no_network_extensions(host)
+                texts_readable_one_by_one(host)
                 host.execute("SET temp_directory = ?", [temp_directory(path)])
                 apply_memory_limit(host)
                 _opened_limits[key] = memory_bytes(str(host.execute("SELECT current_setting('memory_limit')")
@@ -347,6 +349,20 @@ def refuse_non_duckdb(path: str) -> None:
     if head.startswith(b"SQLite format 3\x00"):
         raise WinnowError(f"{path} is not a winnowdb index (it is a SQLite database)")
     raise WinnowError(f"{path} is not a winnowdb index (not a DuckDB database file)")
+
+
+def texts_readable_one_by_one(con: duckdb.DuckDBPyConnection) -> None:
+    """Never let DuckDB compress strings with ZSTD in what this instance writes. DuckDB picks ZSTD
+    for long strings (the texts of code files and of real documents: most are past FSST's 4 KB),
+    and compresses a whole vector of 2,048 of them together, with no way to read one: fetching a
+    query's ten hits decompressed every text in their vectors (970 standard-library files: 14 MB,
+    41 ms of a 112 ms query). Without it, a long text is stored as it is (a short one still gets
+    DICT_FSST) and read alone; texts take ~3.5x the room ZSTD gave them (bench/RESULTS.md, Read
+    path). Texts an older winnowdb wrote keep ZSTD until DuckDB rewrites their row group."""
+    try:
+        con.execute("SET disabled_compression_methods = 'zstd'")
+    except duckdb.Error:
+        pass
 
 
 def no_network_extensions(con: duckdb.DuckDBPyConnection) -> None:
