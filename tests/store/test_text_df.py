@@ -1,8 +1,8 @@
-"""``code_text_df``, the text family's document frequencies, kept by every write: an add or a
-removal counts again only the hashes of the documents it adds, replaces or removes
-(``schema.refresh_text_df``), a large one the whole table (``schema.fill_text_df``). After every
-kind of write the table must equal a count from the rows (``sql/code_text_df_counted.sql``, what
-``winnowdb check`` compares it with).
+"""``code_text_df``, the text family's document frequencies, kept by every write (``store/
+text_df.py``): an add of documents each alone in a new submission adds to their hashes' df, a
+removal of documents each alone in theirs takes away, any other write counts its documents'
+hashes again, a large one the whole table. After every kind of write the table must equal a
+count from the rows (``sql/code_text_df_counted.sql``, what ``winnowdb check`` compares it with).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import duckdb
 import pytest
 
 import winnowdb
-from winnowdb.store import sqlfiles, stats
+from winnowdb.store import sqlfiles, text_df
 from winnowdb.store.check import check_index
 
 SHARED = '''
@@ -80,16 +80,18 @@ def _table_and_count(db: Path) -> tuple[dict, dict]:
         con.close()
 
 
-@pytest.mark.parametrize("share", [stats.TEXT_DF_RECOUNT_SHARE, 10**9], ids=["default", "always the hashes alone"])
+@pytest.mark.parametrize("share", [text_df.RECOUNT_SHARE, 10**9], ids=["default", "never the whole table"])
 def test_kept_text_df_equals_a_count_after_every_kind_of_write(corpus, tmp_path, monkeypatch, share):
-    monkeypatch.setattr(stats, "TEXT_DF_RECOUNT_SHARE", share)
-    whole = []
-    fill = stats.fill_text_df
-    monkeypatch.setattr(stats, "fill_text_df", lambda con: (whole.append(1), fill(con)))
+    monkeypatch.setattr(text_df, "RECOUNT_SHARE", share)
+    calls: list[str] = []
+    for name in ("grow", "shrink", "fill_text_df"):  # the real functions, their calls recorded
+        real = getattr(text_df, name)
+        monkeypatch.setattr(text_df, name, lambda *a, _real=real, _name=name: (calls.append(_name), _real(*a)))
     db = tmp_path / "i.duckdb"
     seen = {"shared": False, "boilerplate": False}
 
-    def step(name: str, write) -> None:
+    def step(name: str, write, *how: str) -> None:
+        calls.clear()
         with winnowdb.open(db) as idx:
             write(idx)
         kept, counted = _table_and_count(db)
@@ -97,24 +99,28 @@ def test_kept_text_df_equals_a_count_after_every_kind_of_write(corpus, tmp_path,
         report = check_index(db)
         assert report.ok, f"{name}: {report.lines()}"
         seen["shared"] |= any(df >= 2 for df in kept.values())
+        assert set(how) <= set(calls), (name, calls)  # the way this write was meant to take
 
-    step("code added", lambda idx: idx.add([corpus / n for n in ("a.py", "b.py", "c.py")]))
-    assert whole == [1]  # a first add counts the whole table (nothing kept to count against)
+    step("code added", lambda idx: idx.add([corpus / n for n in ("a.py", "b.py", "c.py")]), "grow")
     step("a submission of several files", lambda idx: idx.add([corpus / "team"], submission_depth=1))
     before = _table_and_count(db)[0]
     step("boilerplate added", lambda idx: idx.add([corpus / "template.py"], boilerplate=True))
     seen["boilerplate"] = len(_table_and_count(db)[0]) < len(before)  # its hashes left the table
+    (corpus / "f.py").write_text(TEMPLATE + _own("foxtrot"))  # the template's hashes stay out
+    step("code quoting the boilerplate added", lambda idx: idx.add([corpus / "f.py"]), "grow")
     (corpus / "b.py").write_text(SHARED.replace("merged", "joined") + _own("beta"))
-    step("a changed file added again", lambda idx: idx.add([corpus / "b.py"]))
-    (corpus / "team" / "ann" / "w.py").write_text(SHARED + _own("whiskey"))
+    step("a changed file added again", lambda idx: idx.add([corpus / "b.py"]), "shrink")
+    (corpus / "team" / "ann" / "w.py").write_text(TEAM + SHARED + _own("whiskey"))  # TEAM: ann has it
     step("a new file of an existing submission", lambda idx: idx.add([corpus / "team"], submission_depth=1))
-    counts = len(whole)
     step("text added", lambda idx: idx.add([corpus / "notes.txt"]))
-    assert len(whole) == counts  # no code: nothing counted again
+    assert "fill_text_df" not in calls  # no code: nothing counted again
     step("boilerplate removed", lambda idx: idx.remove([corpus / "template.py"]))
-    step("code removed", lambda idx: idx.remove([corpus / "a.py"]))
-    step("a submission removed", lambda idx: idx.remove([corpus / "team" / "bob"]))
+    step("code removed", lambda idx: idx.remove([corpus / "a.py"]), "shrink")
+    step("a submission removed", lambda idx: idx.remove([corpus / "team" / "bob"]), "shrink")
+    (corpus / "d.py").write_text(TEAM + _own("delta"))
+    (corpus / "e.py").write_text(TEAM + SHARED + _own("echo"))
+    step("two more added", lambda idx: idx.add([corpus / "d.py", corpus / "e.py"]), "grow")
+    step("two removed", lambda idx: idx.remove([corpus / "b.py", corpus / "d.py"]), "shrink")
+    step("a submission of several files removed", lambda idx: idx.remove([corpus / "team" / "ann"]))
     step("the rest removed", lambda idx: idx.remove([corpus]))
     assert seen == {"shared": True, "boilerplate": True}, "the steps would check nothing"
-    if share > 1:
-        assert whole == [1]  # every later write counted its documents' hashes alone

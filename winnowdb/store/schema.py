@@ -25,8 +25,7 @@ from . import sqlfiles
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "RUNS_KEY", "COMMON_KEY", "create_index",
            "create_views", "check_version", "read_settings", "write_setting", "remove_setting", "read_meta",
-           "write_meta", "stale_code_count", "upgrade", "restore_path_index", "fill_text_df",
-           "refresh_text_df"]
+           "write_meta", "stale_code_count", "upgrade", "restore_path_index", "fill_text_df"]
 
 SCHEMA_VERSION = 9
 
@@ -70,23 +69,13 @@ def _v8_to_v9(con) -> None:
 
 def fill_text_df(con) -> None:
     """Count ``code_text_df`` again from the text family's rows (inside the caller's transaction):
-    every write that changes the documents or their text family ends here or in
-    ``refresh_text_df`` (``stats.remember_default_max_df``, ``ingest.code_text``). A full count
-    (970 code files, 850,000 rows: ~70 ms; it grows with the index), where every code query and
-    pairs run counted it before schema 9."""
+    a write that changes the documents or their text family ends here, or in ``text_df``, which
+    changes the rows of its documents' hashes alone (``stats.remember_default_max_df``,
+    ``ingest.code_text``). A full count (970 code files, 850,000 rows: ~70 ms; it grows with the
+    index), where every code query and pairs run counted it before schema 9."""
     con.execute(sqlfiles.load("code_text_df_clear"))
     con.execute(f"INSERT INTO code_text_df {sqlfiles.load('code_text_df_counted')}")
 
-
-def refresh_text_df(con, hashes) -> None:
-    """Count the ``code_text_df`` rows of ``hashes`` alone again (inside the caller's
-    transaction): the hashes of the text family of the documents a write added, replaced or
-    removed (``stats.text_family_hashes``), the only ones whose df it can change."""
-    if hashes.shape[0] == 0:
-        return
-    with sqlfiles.registered(con, text_df_hashes={"hash": hashes}):
-        con.execute(sqlfiles.load("code_text_df_delete_of"))
-        con.execute(f"INSERT INTO code_text_df {sqlfiles.load('code_text_df_counted_of')}")
 
 
 #: Schema upgrades. ``MIGRATIONS[v]`` turns a schema-``v`` index into schema ``v + 1`` given an open

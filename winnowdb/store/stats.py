@@ -26,10 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import sqlfiles
+from . import sqlfiles, text_df
 from .buckets import span_range
 from .room import expect_deletes
-from .schema import COMMON_KEY, fill_text_df, read_meta, refresh_text_df, write_meta
+from .schema import COMMON_KEY, read_meta, write_meta
 
 __all__ = ["Update", "Tally", "remove_rows", "default_max_df", "remember_default_max_df", "common_floor",
            "NO_COMMON_FLOOR", "SHARED_BATCH_ROWS"]
@@ -146,6 +146,7 @@ class Update:
         self.rewritten = rewritten
         self.delta = 0  # change of meta.distinct_hashes
         self.text_gone: np.ndarray | None = None  # the text family's hashes of the documents replaced
+        self.all_fast = False  # set by before()
         self.new_boilerplate = False
         self._pending_exact = {}
         self._new_shared: list[tuple[np.ndarray, np.ndarray]] = []  # rows apply() inserts later
@@ -170,6 +171,8 @@ class Update:
             self.ordinary[docs - self.base] = info["ordinary"].astype(bool)
             self.fast[docs - self.base] = info["fast"].astype(bool)
             self.new_boilerplate = bool((~info["ordinary"].astype(bool)).any())
+        # every new document ordinary and alone in a new submission: text_df.grow counts their text family
+        self.all_fast = docs.shape[0] == self.new_docs.shape[0] and bool(info.get("fast", np.ones(0, bool)).all())
 
     def partition(self, span: tuple[int, int], rows: dict) -> None:
         """Bring the statistics of the hashes of a span of buckets (first, last) up to date for
@@ -265,7 +268,12 @@ class Update:
             import numpy as np
 
             gone = self.text_gone if self.text_gone is not None else np.empty(0, np.int64)
-            touched = np.union1d(gone, text_family_hashes(store, self.new_docs))
+            new = text_df.counts(store, self.new_docs)
+            if self.all_fast and gone.shape[0] == 0:
+                text_df.grow(store, new)
+                touched = gone  # none left to count
+            else:
+                touched = np.union1d(gone, new["hash"])
         remember_default_max_df(store, touched)
 
 
@@ -273,9 +281,10 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarr
     """Delete documents inside the caller's transaction, with their fingerprints and texts, and
     the statistics of their hashes counted again. ``rewritten``: the same documents are written
     again under the same ids (``upgrade``): only their fingerprints go (their rows, texts and
-    clusters rows stay). Returns the hashes of their text family (``text_family_hashes``; none
-    when ``rewritten``), whose ``code_text_df`` the caller's ``remember_default_max_df`` counts
-    again once every change of its transaction is made."""
+    clusters rows stay). Returns the hashes of their text family whose ``code_text_df`` the
+    caller's ``remember_default_max_df`` counts again once every change of its transaction is
+    made: none when ``rewritten``, or when they are ordinary and each alone in its submission
+    (``text_df.shrink`` takes them away here)."""
     import numpy as np
 
     docs = np.asarray(docs, dtype=np.int32)
@@ -292,12 +301,16 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarr
             expect_deletes(store, "code_text_hashes", text_family)
         kinds = store.columns("gone_document_kinds")
         touched = store.columns("gone_hashes")["hash"].astype(np.int64)
-        if not rewritten and text_family:
-            text_gone = text_family_hashes(store, docs)
-        if kinds["doc"].shape[0] == docs.shape[0] and (kinds["kind"] == "document").all():
+        ordinary = kinds["doc"].shape[0] == docs.shape[0] and bool((kinds["kind"] == "document").all())
+        text_delta = text_df.counts(store, docs) if not rewritten and text_family else None
+        if text_delta is not None and not (ordinary and store.value("gone_documents_alone")):
+            text_gone, text_delta = text_delta["hash"], None  # counted again by the caller
+        if ordinary:
             before = touched.shape[0]  # an ordinary document's hashes: each stored for one, at least
         else:  # boilerplate among them: its hashes may be in no ordinary document
             before = _df_of(store, touched)[0].shape[0]
+        if text_delta is not None:
+            text_df.shrink(store, text_delta)
         con.execute(sqlfiles.load("delete_fingerprints_of"))
         if not rewritten:
             con.execute(sqlfiles.load("delete_documents"))
@@ -318,40 +331,17 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarr
     return text_gone
 
 
-def text_family_hashes(store, docs: np.ndarray) -> np.ndarray:
-    """The distinct hashes of the text family (``code_text_hashes``) of the documents ``docs``:
-    the hashes whose ``code_text_df`` a write that adds, replaces or removes them can change."""
-    import numpy as np
-
-    docs = np.asarray(docs, dtype=np.int32)
-    if docs.shape[0] == 0:
-        return np.empty(0, np.int64)
-    with store.relations(text_docs={"doc": docs}):
-        got = store.columns("text_family_hashes_of", low=int(docs.min()), high=int(docs.max()))
-    return got["hash"].astype(np.int64)
-
-
-#: a write whose documents' text family holds at least this share of the hashes ``code_text_df``
-#: keeps counts the whole table again (one pass over the rows) instead of those hashes
-TEXT_DF_RECOUNT_SHARE = 0.25
-
 
 def remember_default_max_df(store, text_hashes: np.ndarray | None = None) -> None:
     """Store the default --max-df the index's statistics give now (inside the caller's
     transaction): every read takes it from ``meta`` instead of counting. ``common_hashes`` is
     filled again for it when it was kept for another max-df, or for none. ``code_text_df``, the
-    text family's document frequencies, is counted again: for ``text_hashes`` alone, the hashes
-    of the text family of the documents the transaction added, replaced or removed
-    (``schema.refresh_text_df``: a write of text documents counts nothing), else, or when they
-    are ``TEXT_DF_RECOUNT_SHARE`` of the table or more, whole (``schema.fill_text_df``)."""
+    text family's document frequencies, is counted again (``text_df.recount``) for
+    ``text_hashes``, the hashes of the text family of the documents the transaction added,
+    replaced or removed that ``text_df`` did not bring up to date itself (none: nothing
+    counted), or whole when that is None."""
     con = store.connection
-    kept = int(store.value("code_text_df_rows")) if text_hashes is not None and text_hashes.shape[0] else 0
-    if text_hashes is None or (text_hashes.shape[0] and text_hashes.shape[0] >= TEXT_DF_RECOUNT_SHARE * kept):
-        expect_deletes(store, "code_text_df", None)  # counted again whole
-        fill_text_df(con)
-    elif text_hashes.shape[0]:
-        expect_deletes(store, "code_text_df", int(text_hashes.shape[0]))
-        refresh_text_df(con, text_hashes)
+    text_df.recount(store, text_hashes)
     value = int(con.execute(sqlfiles.load("default_max_df_value")).fetchall()[0][0])
     write_meta(con, "default_max_df", value)
     if _kept_floor(con) != value:
