@@ -331,7 +331,6 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarr
     return text_gone
 
 
-
 def remember_default_max_df(store, text_hashes: np.ndarray | None = None) -> None:
     """Store the default --max-df the index's statistics give now (inside the caller's
     transaction): every read takes it from ``meta`` instead of counting. ``common_hashes`` is
