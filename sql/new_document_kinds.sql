@@ -5,7 +5,9 @@
 -- DuckDB only: the DuckDB index's bookkeeping of an add.
 -- Reads the relation new_docs(doc) the caller registers: pending documents, or (with $rewritten)
 -- indexed ones fingerprinted again.
--- Parameters: $rewritten (BOOLEAN). Columns: doc, ordinary, fast.
+-- new_sub: ordinary and in a submission no indexed document is in (its text family's hashes then
+-- gain one submission each per new submission holding them: store/text_df.py).
+-- Parameters: $rewritten (BOOLEAN). Columns: doc, ordinary, fast, new_sub.
 WITH candidates AS (
     SELECT doc, kind, sub, hashes FROM documents_pending WHERE NOT $rewritten
     UNION ALL
@@ -18,7 +20,8 @@ SELECT n.doc,
        c.kind = 'document' AS ordinary,
        c.kind = 'document' AND NOT $rewritten AND c.hashes >= 0
            AND c.sub NOT IN (SELECT sub FROM documents)
-           AND COALESCE(s.docs, 0) = 1 AS fast
+           AND COALESCE(s.docs, 0) = 1 AS fast,
+       c.kind = 'document' AND NOT $rewritten AND c.sub NOT IN (SELECT sub FROM documents) AS new_sub
 FROM new_docs n
 JOIN candidates c ON c.doc = n.doc
 LEFT JOIN pending_per_sub s ON s.sub = c.sub

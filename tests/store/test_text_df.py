@@ -1,7 +1,7 @@
 """``code_text_df``, the text family's document frequencies, kept by every write (``store/
-text_df.py``): an add of documents each alone in a new submission adds to their hashes' df, a
-removal of documents each alone in theirs takes away, any other write counts its documents'
-hashes again, a large one the whole table. After every kind of write the table must equal a
+text_df.py``): an add of documents in new submissions adds to their hashes' df, a removal of
+whole submissions takes away, any other write counts its documents' hashes again, a large one
+the whole table. After every kind of write the table must equal a
 count from the rows (``sql/code_text_df_counted.sql``, what ``winnowdb check`` compares it with).
 """
 from __future__ import annotations
@@ -102,7 +102,7 @@ def test_kept_text_df_equals_a_count_after_every_kind_of_write(corpus, tmp_path,
         assert set(how) <= set(calls), (name, calls)  # the way this write was meant to take
 
     step("code added", lambda idx: idx.add([corpus / n for n in ("a.py", "b.py", "c.py")]), "grow")
-    step("a submission of several files", lambda idx: idx.add([corpus / "team"], submission_depth=1))
+    step("a submission of several files", lambda idx: idx.add([corpus / "team"], submission_depth=1), "grow")
     before = _table_and_count(db)[0]
     step("boilerplate added", lambda idx: idx.add([corpus / "template.py"], boilerplate=True))
     seen["boilerplate"] = len(_table_and_count(db)[0]) < len(before)  # its hashes left the table
@@ -121,6 +121,8 @@ def test_kept_text_df_equals_a_count_after_every_kind_of_write(corpus, tmp_path,
     (corpus / "e.py").write_text(TEAM + SHARED + _own("echo"))
     step("two more added", lambda idx: idx.add([corpus / "d.py", corpus / "e.py"]), "grow")
     step("two removed", lambda idx: idx.remove([corpus / "b.py", corpus / "d.py"]), "shrink")
-    step("a submission of several files removed", lambda idx: idx.remove([corpus / "team" / "ann"]))
-    step("the rest removed", lambda idx: idx.remove([corpus]))
+    step("one file of a submission removed", lambda idx: idx.remove([corpus / "team" / "ann" / "x.py"]))
+    assert "shrink" not in calls  # y.py and w.py keep ann's hashes
+    step("a submission of several files removed", lambda idx: idx.remove([corpus / "team" / "ann"]), "shrink")
+    step("the rest removed", lambda idx: idx.remove([corpus]), "shrink")
     assert seen == {"shared": True, "boilerplate": True}, "the steps would check nothing"

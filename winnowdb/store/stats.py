@@ -146,7 +146,7 @@ class Update:
         self.rewritten = rewritten
         self.delta = 0  # change of meta.distinct_hashes
         self.text_gone: np.ndarray | None = None  # the text family's hashes of the documents replaced
-        self.all_fast = False  # set by before()
+        self.new_subs = False  # set by before()
         self.new_boilerplate = False
         self._pending_exact = {}
         self._new_shared: list[tuple[np.ndarray, np.ndarray]] = []  # rows apply() inserts later
@@ -171,8 +171,9 @@ class Update:
             self.ordinary[docs - self.base] = info["ordinary"].astype(bool)
             self.fast[docs - self.base] = info["fast"].astype(bool)
             self.new_boilerplate = bool((~info["ordinary"].astype(bool)).any())
-        # every new document ordinary and alone in a new submission: text_df.grow counts their text family
-        self.all_fast = docs.shape[0] == self.new_docs.shape[0] and bool(info.get("fast", np.ones(0, bool)).all())
+        # every new document ordinary and in a submission new to the index: text_df.grow counts
+        # their text family
+        self.new_subs = docs.shape[0] == self.new_docs.shape[0] and bool(info.get("new_sub", np.ones(0, bool)).all())
 
     def partition(self, span: tuple[int, int], rows: dict) -> None:
         """Bring the statistics of the hashes of a span of buckets (first, last) up to date for
@@ -269,7 +270,7 @@ class Update:
 
             gone = self.text_gone if self.text_gone is not None else np.empty(0, np.int64)
             new = text_df.counts(store, self.new_docs)
-            if self.all_fast and gone.shape[0] == 0:
+            if self.new_subs and gone.shape[0] == 0:
                 text_df.grow(store, new)
                 touched = gone  # none left to count
             else:
@@ -283,8 +284,8 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarr
     again under the same ids (``upgrade``): only their fingerprints go (their rows, texts and
     clusters rows stay). Returns the hashes of their text family whose ``code_text_df`` the
     caller's ``remember_default_max_df`` counts again once every change of its transaction is
-    made: none when ``rewritten``, or when they are ordinary and each alone in its submission
-    (``text_df.shrink`` takes them away here)."""
+    made: none when ``rewritten``, or when they are ordinary and every document of their
+    submissions (``text_df.shrink`` takes them away here)."""
     import numpy as np
 
     docs = np.asarray(docs, dtype=np.int32)

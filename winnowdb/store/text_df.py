@@ -3,11 +3,11 @@
 A hash's df is the number of submissions whose ordinary documents hold it in their text family
 (``code_text_hashes``); a hash that a boilerplate document holds has no row
 (``sql/code_text_df_counted.sql``). A write changes the df of its own documents' hashes alone:
-* an add whose new documents are each ordinary and alone in a new submission, replacing none,
-  adds to each of their hashes the number of them that hold it (``grow``: no row of an older
-  document is read but a boilerplate document's);
-* a removal of ordinary documents, each alone in its submission, takes that number away
-  (``shrink``);
+* an add whose new documents are all ordinary and in submissions new to the index, replacing
+  none, adds to each of their hashes the number of their submissions that hold it (``grow``: no
+  row of an older document is read but a boilerplate document's);
+* a removal of ordinary documents that are every document of their submissions takes that
+  number away (``shrink``);
 * any other write counts its documents' hashes again from the rows (``recount``: one filtered
   pass over the text family's rows, which are not stored by hash), or the whole table when they
   are ``RECOUNT_SHARE`` of its hashes or more (``schema.fill_text_df``).
@@ -32,8 +32,8 @@ RECOUNT_SHARE = 0.25
 
 
 def counts(store, docs: np.ndarray) -> dict:
-    """The distinct hashes of the text family of the documents ``docs`` (columns hash, n: how
-    many of them hold it), read by the documents' id range."""
+    """The distinct hashes of the text family of the indexed documents ``docs`` (columns hash,
+    n: how many of their submissions hold it), read by the documents' id range."""
     import numpy as np
 
     docs = np.asarray(docs, dtype=np.int32)
@@ -45,9 +45,9 @@ def counts(store, docs: np.ndarray) -> dict:
 
 
 def grow(store, delta: dict) -> None:
-    """New documents, each ordinary and alone in a new submission, now hold ``delta``'s hashes
-    (``counts`` of them): their df grows by ``n``; a hash not kept yet gets a row, unless a
-    boilerplate document holds it."""
+    """New documents, all ordinary and in submissions new to the index, now hold ``delta``'s
+    hashes (``counts`` of them): their df grows by ``n``; a hash not kept yet gets a row, unless
+    a boilerplate document holds it."""
     if delta["hash"].shape[0] == 0:
         return
     expect_deletes(store, "code_text_df", int(delta["hash"].shape[0]))  # an update deletes the old rows
@@ -57,8 +57,9 @@ def grow(store, delta: dict) -> None:
 
 
 def shrink(store, delta: dict) -> None:
-    """Ordinary documents, each alone in its submission, that held ``delta``'s hashes are gone:
-    their df falls by ``n``, and a hash left in no submission loses its row."""
+    """Ordinary documents that were every document of their submissions, and held ``delta``'s
+    hashes (``counts`` of them), are gone: their df falls by ``n``, and a hash left in no
+    submission loses its row."""
     if delta["hash"].shape[0] == 0:
         return
     expect_deletes(store, "code_text_df", int(delta["hash"].shape[0]))
