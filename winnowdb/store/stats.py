@@ -12,14 +12,16 @@
   Kept with ``shared_hashes`` row for row, and filled again when the default max-df changes.
 
 Every write keeps them exact, in its own transaction. The common case is cheap: an add's new
-documents, each its own new submission, only add to the counts of their hashes, so a bucket of
-new rows needs the counts of its hashes among the stored rows: read from ``shared_hashes`` for
-those in two or more submissions, counted from the stored rows for the others, each in one
-submission at most (one query that DuckDB's zone maps keep to that bucket's range of hashes:
-rows are stored ordered by hash, ``runs``; none when the index holds no ordinary document yet).
-Everything else -- documents removed or replaced, a submission of several files, a new file of
-an existing submission, code fingerprinted again -- has the counts of the hashes it touches
-counted again exactly from the stored rows.
+documents, in submissions new to the index (a file of its own, or a folder with
+``--submission-depth``), only add to the counts of their hashes (one per new submission holding
+one), so a bucket of new rows needs the counts of its hashes among the stored rows: read from
+``shared_hashes`` for those in two or more submissions, counted from the stored rows for the
+others, each in one submission at most (one query that DuckDB's zone maps keep to that bucket's
+range of hashes: rows are stored ordered by hash, ``runs``; none when the index holds no
+ordinary document yet).
+Everything else -- documents removed or replaced, a new file of an existing submission, code
+fingerprinted again -- has the counts of the hashes it touches counted again exactly from the
+stored rows.
 """
 from __future__ import annotations
 
@@ -167,9 +169,14 @@ class Update:
         # per new document (indexed by doc - base): ordinary, and alone in a new submission
         self.ordinary = np.zeros(size, dtype=bool)
         self.fast = np.zeros(size, dtype=bool)
+        self.sub = np.zeros(size, dtype=np.int64)
+        self.shared_subs = False  # two fast new documents in one submission: tally counts by submission
         if docs.shape[0]:
             self.ordinary[docs - self.base] = info["ordinary"].astype(bool)
             self.fast[docs - self.base] = info["fast"].astype(bool)
+            self.sub[docs - self.base] = info["sub"].astype(np.int64)
+            fast_subs = info["sub"][info["fast"].astype(bool)]
+            self.shared_subs = bool(np.unique(fast_subs).shape[0] < fast_subs.shape[0])
             self.new_boilerplate = bool((~info["ordinary"].astype(bool)).any())
         # every new document ordinary and in a submission new to the index: text_df.grow counts
         # their text family
@@ -196,7 +203,15 @@ class Update:
         fast_rows = fast & rows["first"]
         if exact.shape[0]:
             fast_rows &= ~np.isin(h, exact, assume_unique=False)
-        u, counts = np.unique(h[fast_rows], return_counts=True)
+        counted = h[fast_rows]
+        if self.shared_subs:  # a hash counts once per submission, not once per document of it
+            subs = self.sub[at[fast_rows]]
+            order = np.lexsort((subs, counted))
+            counted, subs = counted[order], subs[order]
+            once = np.ones(counted.shape[0], dtype=bool)
+            once[1:] = (counted[1:] != counted[:-1]) | (subs[1:] != subs[:-1])
+            counted = counted[once]
+        u, counts = np.unique(counted, return_counts=True)
         boilerplate = np.unique(h[~ordinary]) if (~ordinary).any() else np.empty(0, np.int64)
         return Tally(u.astype(np.int64), counts.astype(np.int64), exact.astype(np.int64),
                      boilerplate.astype(np.int64))
