@@ -166,7 +166,7 @@ class Update:
         self.stored_before = bool(store.value("ordinary_documents_stored"))
         self.base = int(docs.min()) if docs.shape[0] else 0
         size = int(docs.max()) - self.base + 1 if docs.shape[0] else 0
-        # per new document (indexed by doc - base): ordinary, and alone in a new submission
+        # per new document (indexed by doc - base): ordinary, and in a submission new to the index
         self.ordinary = np.zeros(size, dtype=bool)
         self.fast = np.zeros(size, dtype=bool)
         self.sub = np.zeros(size, dtype=np.int64)
