@@ -2,7 +2,7 @@
 -- its df, the number of submissions holding it, counted from the text family's rows; hashes that
 -- a boilerplate document holds, or that no document holds any more, give no row.
 -- What a write that added or removed documents inserts into code_text_df for the hashes of their
--- text family (schema.refresh_text_df), after deleting those hashes' rows.
+-- text family (text_df.recount), after deleting those hashes' rows.
 -- DuckDB only: keeps the DuckDB index's statistics.
 -- Reads the relation text_df_hashes(hash) the caller registers.
 -- Columns: hash, df.

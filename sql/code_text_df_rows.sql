@@ -1,5 +1,5 @@
 -- code_text_df_rows.sql: about how many hashes code_text_df keeps, as DuckDB's catalog counts its
--- rows (no scan): stats.remember_default_max_df counts the whole table again when a write's
+-- rows (no scan): text_df.recount counts the whole table again when a write's
 -- documents touch a large share of them.
 -- DuckDB only: the DuckDB index's catalog.
 -- Columns: rows.
