@@ -146,3 +146,73 @@ def test_a_compact_append_fills_its_row_groups(tmp_path):
             "FROM pragma_storage_info('fingerprints')").fetchone()
     assert rows == 2 * n
     assert groups == 2 * -(-n // ROW_GROUP_ROWS)  # 2 x 74
+
+
+def test_spans_are_stored_by_two_connections_with_the_same_result(tmp_path, monkeypatch):
+    # With several spans, every other one is stored by a second connection in a thread of its own
+    # (two DuckDB appends at once): the index must be the one an add of a single span makes.
+    import threading
+
+    corpus = _corpus(tmp_path / "corpus")
+    ref = tmp_path / "ref.duckdb"
+    with winnowdb.open(ref) as idx:
+        idx.add([corpus], jobs=1)
+        ref_pairs = idx.pairs(top=0)
+    assert ref_pairs
+
+    monkeypatch.setattr(buckets, "SPAN_ROWS", 1)  # a bucket per span: 64 spans
+    seen: list[tuple[int, str]] = []
+    insert_part = runs.insert_part
+
+    def recorded(store, columns, **options):
+        seen.append((id(store.connection), threading.current_thread().name))
+        insert_part(store, columns, **options)
+
+    monkeypatch.setattr(runs, "insert_part", recorded)
+    db = tmp_path / "lanes.duckdb"
+    with winnowdb.open(db) as idx:
+        assert idx.add([corpus], jobs=1).added == 40
+        assert idx.pairs(top=0) == ref_pairs
+    assert len(seen) > 10
+    assert len({con for con, _ in seen}) == 2  # two connections
+    assert {name.startswith("winnowdb-store") for _, name in seen} == {True, False}  # two threads
+    assert _content(db) == _content(ref)
+    assert check_index(db).ok
+
+
+def test_a_failed_store_on_the_second_connection_leaves_the_add_to_the_next(tmp_path, monkeypatch):
+    import threading
+
+    import pytest
+
+    corpus = _corpus(tmp_path / "corpus")
+    ref = tmp_path / "ref.duckdb"
+    with winnowdb.open(ref) as idx:
+        idx.add([corpus], jobs=1)
+    monkeypatch.setattr(buckets, "SPAN_ROWS", 1)
+    insert_part = runs.insert_part
+    failed = []
+
+    def fails_in_the_lane(store, columns, **options):
+        if threading.current_thread().name.startswith("winnowdb-store") and not failed:
+            failed.append(True)
+            raise OSError("disk full")
+        insert_part(store, columns, **options)
+
+    monkeypatch.setattr(runs, "insert_part", fails_in_the_lane)
+    db = tmp_path / "failed.duckdb"
+    with winnowdb.open(db) as idx:
+        with pytest.raises(OSError, match="disk full"):
+            idx.add([corpus], jobs=1)
+    assert failed
+    monkeypatch.setattr(runs, "insert_part", insert_part)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT COUNT(*) FROM documents").fetchall()[0][0] == 0
+        assert con.execute("SELECT COUNT(*) FROM documents_pending").fetchall()[0][0] == 40
+    finally:
+        con.close()
+    with winnowdb.open(db) as idx:
+        assert idx.add([corpus], jobs=1).unchanged == 40
+    assert _content(db) == _content(ref)
+    assert check_index(db).ok

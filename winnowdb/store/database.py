@@ -175,6 +175,22 @@ class Store:
         """Stop the query running on this index in another thread (it raises there)."""
         self._con.interrupt()
 
+    @contextmanager
+    def second_connection(self):
+        """A ``Store`` of the same index on a connection of its own, for the block: its
+        transactions run beside this one's (DuckDB appends from two connections at once), e.g. in
+        another thread. It shares this store's settings and DuckDB configuration; closed at exit."""
+        con = self._con.cursor()
+        try:
+            catalog = self._con.execute("SELECT current_database()").fetchall()[0][0]
+            con.execute(f'USE "{catalog}"')
+            other = Store.__new__(Store)
+            other._con, other.path, other.read_only = con, self.path, self.read_only
+            other.settings, other.upgraded_from = self.settings, self.upgraded_from
+            yield other
+        finally:
+            con.close()
+
     def __enter__(self) -> "Store":
         return self
 

@@ -13,7 +13,10 @@ a row group's, all a zone map needs.
 ``finish`` stores the buckets a span of consecutive buckets at a time (``buckets.spans``: about
 half a million rows each, so a small add's are one span), each in a transaction of its own
 (DuckDB keeps a transaction's appended rows in memory until it commits: one transaction for a
-whole add's rows made ``add``'s peak memory grow with the add). Those rows belong to documents
+whole add's rows made ``add``'s peak memory grow with the add). With several spans, every other
+span is stored by a second connection in a thread of its own, each append with one DuckDB
+thread: two appends at once keep both cores busy, and single-threaded appends fill their row
+groups (``insert_rows``). Those rows belong to documents
 still in ``documents_pending``, which no read sees. As each span is stored, what it adds to the
 statistics is counted from its rows in memory (``stats.Update.tally``, kept in the spill folder by
 a big add). Then one transaction moves the documents the add committed into ``documents``
@@ -224,21 +227,39 @@ class FingerprintRun:
             return part, update.tally({"hash": part["hash"], "doc": part["doc"], "first": counts})
 
         # the next span is read, sorted and tallied (numpy, which lets go of the GIL) in a thread
-        # while DuckDB stores this one: two spans in memory at most
-        from concurrent.futures import ThreadPoolExecutor
+        # while DuckDB stores this one; with several spans, every other span is stored by a second
+        # connection in a thread of its own (the lane), each with one DuckDB thread: three
+        # spans in memory at most
+        from concurrent.futures import Future, ThreadPoolExecutor
 
         todo = spans(self.rows)
-        with ThreadPoolExecutor(1, thread_name_prefix="winnowdb-bucket") as ahead:
+        with contextlib.ExitStack() as stack:
+            ahead = stack.enter_context(ThreadPoolExecutor(1, thread_name_prefix="winnowdb-bucket"))
+            lane, lane_store = None, None
+            if len(todo) > 1:
+                stack.enter_context(store.threads(1))
+                lane_store = stack.enter_context(store.second_connection())
+                lane = stack.enter_context(ThreadPoolExecutor(1, thread_name_prefix="winnowdb-store"))
+            compact = lane is None and self.rows >= COMPACT_ROWS
+            lane_busy: Future | None = None
             coming = ahead.submit(prepared, todo[0])
             for i, span in enumerate(todo):
                 part, tally = coming.result()
                 if i + 1 < len(todo):
                     coming = ahead.submit(prepared, todo[i + 1])
                 if tally is not None:
-                    insert_part(store, {name: part[name] for name, _ in COLUMNS}, compact=self.rows >= COMPACT_ROWS)
+                    rows = {name: part[name] for name, _ in COLUMNS}
+                    if lane is not None and i % 2:
+                        if lane_busy is not None:
+                            lane_busy.result()  # its last span stored (or its error raised here)
+                        lane_busy = lane.submit(insert_part, lane_store, rows)
+                    else:
+                        insert_part(store, rows, compact=compact)
                     stored_rows += int(part["hash"].shape[0])
                     tallies.put(span, tally)
                 del part, tally
+            if lane_busy is not None:
+                lane_busy.result()
         indexed = index_pending(store, update, tallies, run_rows=stored_rows)
         result.documents, result.replaced = indexed.documents, indexed.replaced
 
