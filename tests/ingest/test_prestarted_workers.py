@@ -1,5 +1,6 @@
 """``winnowdb add`` making a new index starts its worker processes before it opens the index
-(``ingest.prepare.start_workers``), so they load the compiled kernels while the index is made.
+(``ingest.prepare.start_workers``), as soon as its walk has found enough to read to need them, so
+they load the compiled kernels while the rest is walked and the index is made.
 
 What must hold: the index is the one an add in one process makes; the pre-started workers are
 the ones that read (no second pool); they are stopped whatever happens, also when the index
@@ -123,3 +124,32 @@ def test_each_worker_warms_before_its_first_task_and_a_failed_warm_is_harmless()
         assert list(pool.imap(range(8))) == [("warm", x) for x in range(8)]
     with OrderedPool(_state, 2, warm=_failing_warm) as pool:
         assert list(pool.imap(range(8))) == [("cold", x) for x in range(8)]
+
+
+def test_workers_start_while_the_walk_goes_on(cli, tmp_path, monkeypatch):
+    # as soon as the walk has found enough to read (PARALLEL_MIN_FILES files of
+    # PARALLEL_MIN_BYTES), the workers start and load their kernels while the rest is walked
+    from winnowdb.ingest import walk
+
+    corpus = _corpus(tmp_path / "corpus", files=30, words=20_000)
+    events: list[str] = []
+    real_iter, real_init = walk.iter_files, OrderedPool.__init__
+
+    def iter_files(paths):
+        for item in real_iter(paths):
+            events.append("file")
+            yield item
+
+    def init(self, *args, **kwargs):
+        events.append("pool")
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(walk, "iter_files", iter_files)
+    monkeypatch.setattr(OrderedPool, "__init__", init)
+    ok(cli("add", corpus, "--db", tmp_path / "early.duckdb"))
+    assert events.count("pool") == 1 and events.count("file") == 30
+    assert events.index("pool") < events.index("file") + 29  # before the walk's last file
+    assert events[:events.index("pool")].count("file") >= prepare.PARALLEL_MIN_FILES
+    assert not multiprocessing.active_children()
+    pairs = ok(cli("pairs", "--db", tmp_path / "early.duckdb", "--top", "0", "--format", "csv")).stdout
+    assert len(pairs.strip().splitlines()) == 1 + 30 * 29 // 2

@@ -174,23 +174,27 @@ def open_index(db, **kw):
 
 def new_index_workers(db, paths: list[str], jobs: int | None, stack):
     """(listing, workers) for ``add`` when ``--db`` names no file yet: every file walked will be
-    read, so the input is walked first and the worker processes start (``ingest.prepare.
-    start_workers``, None for an add that runs in process), loading their kernels while the
-    index is made; ``stack`` (an ``ExitStack``) stops them on any failure before the add reads
-    with them. (None, None) for an index that exists: it is opened first, so that a bad
-    ``--db`` is reported at once."""
+    read, so the worker processes start (``ingest.prepare.start_workers``; None for an add that
+    runs in process) as soon as the walk has found enough to read to need them, and load their
+    kernels while the rest is walked and the index is made; ``stack`` (an ``ExitStack``) stops
+    them on any failure before the add reads with them. (None, None) for an index that exists:
+    it is opened first, so that a bad ``--db`` is reported at once."""
     from ..index import default_db
-    from ..ingest.prepare import default_jobs, start_workers
-    from ..ingest.read import Skipped
-    from ..ingest.walk import listed_bytes, walk
+    from ..ingest.prepare import PARALLEL_MIN_BYTES, PARALLEL_MIN_FILES, default_jobs, start_workers
+    from ..ingest.walk import walk
     from ..store.database import MEMORY
 
     path = db if db is not None else default_db()
     if path == MEMORY or os.path.lexists(path):
         return None, None
-    listing = walk(paths)
-    workers = start_workers(jobs if jobs is not None else default_jobs(),
-                            sum(1 for item, _ in listing if not isinstance(item, Skipped)), listed_bytes(listing))
-    if workers is not None:
-        stack.enter_context(workers)
-    return listing, workers
+    jobs_n = jobs if jobs is not None else default_jobs()
+    started = []
+
+    def start(files: int, size: int) -> None:
+        workers = start_workers(jobs_n, files, size)
+        if workers is not None:
+            stack.enter_context(workers)
+            started.append(workers)
+
+    listing = walk(paths, once=(PARALLEL_MIN_FILES, PARALLEL_MIN_BYTES, start))
+    return listing, started[0] if started else None

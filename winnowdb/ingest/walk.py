@@ -13,7 +13,7 @@ import os
 import stat
 import time
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple, Union
+from typing import Callable, Iterable, Iterator, NamedTuple, Union
 
 from .read import BAD_NAME, Skipped, name_problem
 
@@ -177,12 +177,19 @@ def paused_gc():
             gc.enable()
 
 
-def walk(paths: Iterable[str]) -> list[tuple[Listed | Skipped, str | None]]:
+def walk(paths: Iterable[str], *, once: tuple[int, int, Callable[[int, int], object]] | None = None,
+         ) -> list[tuple[Listed | Skipped, str | None]]:
     """Every file under ``paths`` once (a file named twice, or inside a named folder too, once),
     as a ``Listed`` (resolved path, size, times), with the resolved folder argument it was found
-    under (for ``--submission-depth``)."""
+    under (for ``--submission-depth``).
+
+    ``once``: (files, bytes, call): ``call(files, bytes)`` is made once, as soon as the walk has
+    listed at least that many files of at least that many bytes in all (``add`` starts its
+    worker processes then, so they load their kernels while the rest is walked)."""
     out = []
     seen: set[str] = set()
+    files, size = 0, 0
+    min_files, min_bytes, call = once if once is not None else (0, 0, None)
     with paused_gc():
         for raw in paths:
             root = str(Path(raw).resolve()) if os.path.isdir(raw) else None
@@ -191,6 +198,11 @@ def walk(paths: Iterable[str]) -> list[tuple[Listed | Skipped, str | None]]:
                     if item.path in seen:
                         continue
                     seen.add(item.path)
+                    if call is not None:
+                        files, size = files + 1, size + item.size
+                        if files >= min_files and size >= min_bytes:
+                            call(files, size)
+                            call = None
                 out.append((item, root))
     return out
 
