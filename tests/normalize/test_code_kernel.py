@@ -81,6 +81,34 @@ def test_compiled_tokens_equal_numpy(pieces, lang):
     assert_same(want, got, (text, lang))
 
 
+#: what number literals are made of, and what borders them: digits, points, exponents and their
+#: signs, hexadecimal prefixes and digits, suffixes, digit quotes, words and operators
+NUMBER_CHARS = list("0123456789..eE+-xXpPabcfFlLjJdDi'_ ()[]") + ["0x", "0X", "1.", ".5", "1e", "e-", "p+", "..", "x1"]
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pieces=st.lists(st.sampled_from(NUMBER_CHARS), max_size=40), lang=st.sampled_from(sorted(FAST)))
+def test_compiled_number_literals_equal_numpy(pieces, lang):
+    # the points, exponent signs and digit quotes joined into numbers (code_kernel.join_numbers)
+    text = "".join(pieces)
+    want, got = tokens_both(text, lang)
+    assert_same(want, got, (text, lang))
+
+
+NUMBER_CASES = ["0x1e+5", "0x1E-2", "0x1.8p-3", "0xA.Bp1", "0x.8p1", "0x1p+3", "1p+3", "0xe+1", "1'000'000",
+                "9'a", "a'1'", "x1.5", "2.max()", "0..10", "1..2", "1.e-9", "1.E+9", "1.f", "1.j", "1.d", "6.02e23",
+                "1e-9", ".5", ".5e-3", "a.b", "t.0", "0x.p1", "0x1.", "x.5", "0x1.e+3", "3.14", "2.", "(2.)",
+                "a[1.5]", "1.x", "0xff.ffp-1"]
+
+
+@pytest.mark.parametrize("lang", sorted(FAST))
+def test_compiled_number_literals_equal_numpy_on_known_cases(lang):
+    for case in NUMBER_CASES:
+        text = f"x = {case}; y = f({case}) - {case}\n"
+        want, got = tokens_both(text, lang)
+        assert_same(want, got, (case, lang))
+
+
 def _code_files():
     files = [p for p in sorted(FIXTURES.rglob("*")) if p.is_file()]
     files += [p for p in sorted(SAMPLE.rglob("*")) if p.is_file() and p.suffix not in (".txt", ".md")]

@@ -7,8 +7,8 @@ Each token keeps its span in the original text, so passages map back to exact li
 The fast path (languages in ``code_syntax.FAST``) is vectorized: one regular-expression pass finds
 comments and string literals, numpy blanks them (keeping every character offset), then numpy splits the
 rest into word runs (keywords, identifiers, numbers) and single operator characters; with
-``compiled`` (``add``'s workers, when its compiled kernels are loaded), ``code_kernel`` does that
-split in one compiled loop, giving the same tokens. Other languages are tokenized with Pygments.
+``compiled`` (``add``'s workers, when its compiled kernels are loaded), ``code_kernel`` joins the
+numbers and does that split in compiled loops, giving the same tokens. Other languages are tokenized with Pygments.
 """
 from __future__ import annotations
 
@@ -203,10 +203,11 @@ def _fast(text: str, lang: str, kernel=None) -> Normalized:
         chars = [chr(c) for c in cps[hi].tolist()]
         is_word[hi] = [c.isalnum() for c in chars]
         is_space[hi] = [c.isspace() or c == "\ufeff" for c in chars]
-    _join_number_punctuation(cps, is_digit, is_word, SYNTAX[lang])
-    if kernel is not None:  # the rest below, in one compiled loop
+    if kernel is not None:  # the joins and the rest below, in compiled loops
+        kernel.join_numbers(cps, is_digit, is_word, SYNTAX[lang])
         return Normalized(*kernel.tokens(cps, is_word, is_space, _keyword_hashes(lang), string_starts, string_stops,
                                          IDENT, NUMBER, STRING, ord(_STRING_MARK)))
+    _join_number_punctuation(cps, is_digit, is_word, SYNTAX[lang])
     is_punct = ~is_word & ~is_space
     # word runs
     wstart, wstop = _runs(is_word)

@@ -1,4 +1,5 @@
-"""The code tokenizer's last pass, compiled (numba): tokens from the classified characters.
+"""The code tokenizer's last passes, compiled (numba): numbers joined, then tokens from the
+classified characters.
 
 ``normalize.code`` finds comments and string literals with one regular expression, blanks them
 and marks which characters are word characters and white space (numpy); then the numpy path
@@ -7,11 +8,16 @@ characters and merges the two kinds of token by position: about fifteen passes o
 a sort. ``tokens`` does all of that in one loop over the characters, with the same hash
 (``hashing.segment_hashes``: the polynomial of the mixed code points, finalized by ``fmix64``)
 and the same token units, spans and order, bit for bit (``tests/normalize/test_code_kernel.py``).
+Before it, ``join_numbers`` marks the punctuation inside number literals (``3.14``, ``1e-9``,
+``1'000``) as word characters, as ``code._join_number_punctuation`` does with a dozen numpy
+passes per step: one loop per step, the same marks.
 
 Imported only through ``normalize.code`` when ``add``'s compiled kernels are loaded
 (``fingerprint.compiled``): the workers of an add big enough to pay for numba.
 """
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numba
 import numpy as np
@@ -19,7 +25,7 @@ import numpy as np
 from ..fingerprint.hashing import BASE, SEGMENT_SALT, mix_table
 from ..fingerprint.kernels import fmix, mix_unit
 
-__all__ = ["tokens"]
+__all__ = ["tokens", "join_numbers"]
 
 _U64 = np.uint64
 
@@ -95,3 +101,102 @@ def _tokens(cps, is_word, is_space, keywords, sstart, sstop, table, salt, ident,
             t += 1
         i += 1
     return units[:t].copy(), start[:t].copy(), stop[:t].copy()  # not views: n can be far above t
+
+
+def join_numbers(cps: np.ndarray, is_digit: np.ndarray, is_word: np.ndarray, syn: dict) -> None:
+    """``code._join_number_punctuation`` in one compiled pass per step (digit quotes, points,
+    exponent signs), the same marks, bit for bit: the punctuation inside number literals marked as
+    word characters in ``is_word`` (in place), by the rules of the language's ``syn``."""
+    _join(np.ascontiguousarray(cps, dtype=np.uint32), np.ascontiguousarray(is_digit, dtype=np.bool_), is_word,
+          bool(syn.get("digit_quote", False)), bool(syn.get("hex_float", False)),
+          bool(syn.get("dot_exponent", False)), _suffix_table(syn.get("dot_suffix", "")))
+
+
+@lru_cache(maxsize=None)
+def _suffix_table(letters: str) -> np.ndarray:
+    """Which code points below 129 are among ``letters`` (ASCII; 128, for any above, never)."""
+    table = np.zeros(129, dtype=np.bool_)
+    table[[ord(c) for c in letters]] = True
+    return table
+
+
+@numba.njit(cache=True, nogil=True)
+def _digit(c):
+    return c >= 48 and c <= 57
+
+
+@numba.njit(cache=True, nogil=True)
+def _hex_digit(c):
+    return (c >= 48 and c <= 57) or (c >= 97 and c <= 102) or (c >= 65 and c <= 70)
+
+
+@numba.njit(cache=True, nogil=True)
+def _head(word, i):
+    """The start of the run of word characters that holds ``i``."""
+    while i > 0 and word[i - 1]:
+        i -= 1
+    return i
+
+
+@numba.njit(cache=True, nogil=True)
+def _is_hex_word(cps, head):
+    """Whether the word starting at ``head`` starts with ``0x`` or ``0X``."""
+    second = cps[min(head + 1, cps.shape[0] - 1)]
+    return cps[head] == 48 and (second == 120 or second == 88)
+
+
+@numba.njit(cache=True, nogil=True)
+def _join(cps, is_digit, is_word, digit_quote, hex_float, dot_exponent,
+          suffix):  # pragma: no cover - compiled; its output is tested
+    n = cps.shape[0]
+    # a quote between digits of a number (1'000): decided on the words as they were before
+    if digit_quote and n > 2:
+        word = is_word.copy()
+        for q in range(1, n - 1):
+            if cps[q] == 39 and word[q - 1] and word[q + 1] and _digit(cps[_head(word, q - 1)]):
+                is_word[q] = True
+    # points: each decided on the words as they were after the quotes
+    word = is_word.copy()
+    for d in range(n):
+        if cps[d] != 46:
+            continue
+        after = cps[d + 1] if d + 1 < n else 32
+        then = cps[d + 2] if d + 2 < n else 32
+        third = cps[d + 3] if d + 3 < n else 32
+        prev = cps[d - 1] if d >= 1 else 32
+        prev_word = word[d - 1] if d >= 1 else False
+        prev_digit = _digit(prev)
+        join = _digit(after) and (prev_digit or not prev_word) and prev != 46
+        ends = not (word[d + 1] if d + 1 < n else False) and after != 46
+        if dot_exponent and (after == 101 or after == 69):
+            ends = ends or _digit(then) or ((then == 43 or then == 45) and _digit(third))
+        if suffix[min(after, 128)] and not (word[d + 2] if d + 2 < n else False):
+            ends = True
+        join = join or (prev_digit and ends)
+        if join and prev_digit:  # "1.5" and "2." join, "x1.5" and "x2." do not
+            join = _digit(cps[_head(word, d - 1)])
+        elif hex_float and not join and (_hex_digit(prev) or prev == 120 or prev == 88) \
+                and (_hex_digit(after) or after == 112 or after == 80):  # 0x1.8p3, 0xA.Bp1, 0x.8p1
+            head = _head(word, d - 1)
+            join = _is_hex_word(cps, head) and head + 1 < d
+        if join:
+            is_word[d] = True
+    # the sign of an exponent: decided on the words as they were after the points
+    if n > 2:
+        word = is_word.copy()
+        for s in range(1, n - 1):
+            c, p = cps[s], cps[s - 1]
+            if (c != 43 and c != 45) or not is_digit[s + 1]:
+                continue
+            e = p == 101 or p == 69
+            if not (e or (hex_float and (p == 112 or p == 80))):
+                continue
+            head = _head(word, s - 1)
+            stop = s - 1
+            while stop < n and word[stop]:
+                stop += 1
+            numeric = _digit(cps[head]) or cps[head] == 46
+            hexadecimal = _is_hex_word(cps, head)
+            exponent = (numeric and not hexadecimal) if e else hexadecimal
+            if stop == s and exponent:
+                is_word[s] = True
