@@ -231,17 +231,28 @@ class FingerprintRun:
         # connection in a thread of its own (the lane), each with one DuckDB thread: three
         # spans in memory at most
         from concurrent.futures import Future, ThreadPoolExecutor
+        from concurrent.futures import wait as futures_wait
 
         todo = spans(self.rows)
         with contextlib.ExitStack() as stack:
             ahead = stack.enter_context(ThreadPoolExecutor(1, thread_name_prefix="winnowdb-bucket"))
             lane, lane_store = None, None
+            lane_busy: Future | None = None  # the lane's append under way
             if len(todo) > 1:
                 stack.enter_context(store.threads(1))
                 lane_store = stack.enter_context(store.second_connection())
                 lane = stack.enter_context(ThreadPoolExecutor(1, thread_name_prefix="winnowdb-store"))
+
+                def stop_lane(kind, *_) -> None:
+                    """Leaving by an error or Ctrl-C: the lane's append is interrupted (its
+                    transaction rolls back) before it is waited for and its connection closed;
+                    again until it ends, as an interrupt before its statement starts is lost."""
+                    while kind is not None and lane_busy is not None and not lane_busy.done():
+                        lane_store.interrupt()
+                        futures_wait([lane_busy], timeout=0.05)
+
+                stack.push(stop_lane)
             compact = lane is None and self.rows >= COMPACT_ROWS
-            lane_busy: Future | None = None
             coming = ahead.submit(prepared, todo[0])
             for i, span in enumerate(todo):
                 part, tally = coming.result()
