@@ -153,6 +153,32 @@ def test_kept_statistics_equal_a_count_after_every_kind_of_write(corpus, tmp_pat
         assert len(flushes) > 12, len(flushes)
 
 
+def test_a_first_add_tallies_shared_hashes_alone(corpus, tmp_path, monkeypatch):
+    # into an index with nothing stored, a hash one new document alone holds is only counted
+    # (Tally.singles): the tallies hold the hashes of two or more documents; a later add keeps
+    # every hash, as their stored counts are added
+    from winnowdb.store import buckets, stats
+
+    monkeypatch.setattr(buckets, "SPAN_ROWS", 1)
+    tallies: list = []
+    real = stats.Update.tally
+    monkeypatch.setattr(stats.Update, "tally", lambda self, rows: tallies.append(real(self, rows)) or tallies[-1])
+    db = tmp_path / "i.duckdb"
+    with winnowdb.open(db, normalizer="words", k=5, w=4) as idx:
+        idx.add([corpus / f"e{i}.txt" for i in range(4)] + [corpus / "copy0.txt"])
+    first, tallies[:] = list(tallies), []
+    assert all((t.counts >= 2).all() for t in first)
+    assert sum(t.hashes.shape[0] for t in first) > 0 and sum(int(t.singles[0]) for t in first) > 0
+    kept = _kept(db)
+    assert sum(t.hashes.shape[0] + int(t.singles[0]) for t in first) == kept["distinct_hashes"]
+    assert sorted(h for t in first for h in t.hashes.tolist()) == sorted(kept["shared"])
+    with winnowdb.open(db) as idx:
+        idx.add([corpus / "e5.txt"])
+    assert tallies and all(int(t.singles[0]) == 0 for t in tallies)
+    assert sum(t.hashes.shape[0] for t in tallies) > 0 and any((t.counts == 1).any() for t in tallies)
+    _assert_exact(db, "an add after the first")
+
+
 def _rule(db: Path, submissions: int, histogram: dict[int, int]) -> int:
     """default_max_df on an index holding ``submissions`` one-file submissions and shared hashes
     with this histogram {df: number of hashes} (rows made in SQL: only the rule is under test)."""

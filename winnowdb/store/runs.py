@@ -336,7 +336,8 @@ def index_pending(store, update: stats.Update, tallies: "_Tallies", run_rows: in
 class _Tallies:
     """Each stored span's ``stats.Tally``, kept until the documents are indexed: in memory, or
     in the run's spill folder when it has one (a big add: its tallies hold a hash and a count per
-    distinct hash, 16 bytes each)."""
+    distinct hash, 16 bytes each; in a first add, per hash of two or more documents alone:
+    ``stats.Tally.singles``)."""
 
     def __init__(self, folder: str | None) -> None:
         self.folder = folder

@@ -114,14 +114,18 @@ class Tally:
     """What a span of buckets of new rows adds to the statistics (``Update.tally``), numpy
     columns: the distinct ``hashes`` of the rows counted the cheap way, sorted, each with the
     number of new documents that hold it (``counts``); the hashes counted again exactly
-    (``exact``), and the distinct hashes of boilerplate rows (``boilerplate``)."""
+    (``exact``), and the distinct hashes of boilerplate rows (``boilerplate``). Into an index
+    with nothing stored, a hash one new document alone holds only counts toward
+    ``distinct_hashes``: such hashes are left out of ``hashes`` and counted in ``singles`` (one
+    value), which keeps a big first add's tallies a tenth of their size."""
 
     hashes: np.ndarray
     counts: np.ndarray
     exact: np.ndarray
     boilerplate: np.ndarray
+    singles: np.ndarray
 
-    FIELDS = ("hashes", "counts", "exact", "boilerplate")
+    FIELDS = ("hashes", "counts", "exact", "boilerplate", "singles")
 
 
 class Update:
@@ -212,9 +216,14 @@ class Update:
             once[1:] = (counted[1:] != counted[:-1]) | (subs[1:] != subs[:-1])
             counted = counted[once]
         u, counts = np.unique(counted, return_counts=True)
+        singles = 0
+        if not self.stored_before:  # no stored df to add to: a count of 1 stays 1 (not shared)
+            several = counts >= 2
+            singles = int(u.shape[0] - np.count_nonzero(several))
+            u, counts = u[several], counts[several]
         boilerplate = np.unique(h[~ordinary]) if (~ordinary).any() else np.empty(0, np.int64)
         return Tally(u.astype(np.int64), counts.astype(np.int64), exact.astype(np.int64),
-                     boilerplate.astype(np.int64))
+                     boilerplate.astype(np.int64), np.array([singles], dtype=np.int64))
 
     def apply(self, span: tuple[int, int], tally: Tally) -> None:
         """``partition`` of a span whose rows are ``tally``-ed: the counts of its hashes among
@@ -224,6 +233,7 @@ class Update:
         store = self.store
         low, high = span_range(span)
         u, exact = tally.hashes, tally.exact
+        self.delta += int(tally.singles[0])
         if u.shape[0]:
             old_h, old_df = self._stored_df(u, low, high)
             df = tally.counts.copy()
