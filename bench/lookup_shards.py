@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from winnowdb.store.buckets import BOUNDS, BUCKETS  # noqa: E402
-from winnowdb.store.database import IN_FILTER_VALUES  # noqa: E402
+from winnowdb.store.dbfile import IN_FILTER_VALUES  # noqa: E402
 
 
 def build(con, shards: int) -> float:

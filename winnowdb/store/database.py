@@ -33,13 +33,14 @@ from .dbfile import (
     creating_prefix,
     describe_duckdb_error,
     disconnect_index,
+    lookups_by_value,
     no_network_extensions,
     refuse_non_duckdb,
     remove_stale_temporaries,
 )
 from .interrupts import is_interrupt
 
-__all__ = ["Store", "DEFAULT_DB", "MEMORY", "IN_FILTER_VALUES"]
+__all__ = ["Store", "DEFAULT_DB", "MEMORY"]
 
 DEFAULT_DB = "winnowdb.duckdb"
 #: the path of an index kept in memory (never written to disk)
@@ -90,7 +91,7 @@ class Store:
         except duckdb.Error as exc:
             raise WinnowError(describe_duckdb_error(path, exc, read_only)) from None
         try:
-            _lookups_by_value(con)
+            lookups_by_value(con)
             tables = _table_names(con)
             if "settings" not in tables:
                 if tables or not create or read_only:
@@ -119,7 +120,7 @@ class Store:
         ``:memory:``, and the Spark fingerprint job's private index per batch of files)."""
         con = duckdb.connect(MEMORY)
         no_network_extensions(con)
-        _lookups_by_value(con)
+        lookups_by_value(con)
         schema.create_index(con, {k: v for k, v in settings.items()
                                   if k not in ("schema_version", "created_by", "created_at")})
         store = cls(con, MEMORY, False)
@@ -177,16 +178,14 @@ class Store:
 
     @contextmanager
     def second_connection(self):
-        """A ``Store`` of the same index on a connection of its own, for the block: its
-        transactions run beside this one's (DuckDB appends from two connections at once), e.g. in
-        another thread. It shares this store's settings and DuckDB configuration; closed at exit."""
+        """A ``Store`` of the same index on a connection of its own (DuckDB's configuration
+        shared), for the block: its transactions may run beside this one's, in another thread."""
         con = self._con.cursor()
         try:
             catalog = self._con.execute("SELECT current_database()").fetchall()[0][0]
             con.execute(f'USE "{catalog}"')
             other = Store.__new__(Store)
-            other._con, other.path, other.read_only = con, self.path, self.read_only
-            other.settings, other.upgraded_from = self.settings, self.upgraded_from
+            other.__dict__.update(self.__dict__, _con=con)  # settings, path, ...: this store's
             yield other
         finally:
             con.close()
@@ -389,19 +388,6 @@ class Store:
         """DuckDB works with ``n`` threads in the block (``add``'s workers take the other cores)."""
         with self.setting_for_block("threads", str(int(n))):
             yield
-
-
-#: the most values a join's build side may hold for DuckDB to push them into the scan of the other
-#: side as an IN filter, which the zone maps of hash-ordered fingerprints turn into reading only
-#: the row groups that can hold them (a query looks up a few hundred to a few thousand hashes)
-IN_FILTER_VALUES = 10_000
-
-
-def _lookups_by_value(con) -> None:
-    try:
-        con.execute(f"SET dynamic_or_filter_threshold = {IN_FILTER_VALUES}")
-    except duckdb.Error:  # a DuckDB without the setting: lookups scan more, nothing else changes
-        pass
 
 
 def _table_names(con) -> set[str]:

@@ -38,7 +38,8 @@ from ..errors import WinnowError
 from . import lifetime
 
 __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
-           "no_network_extensions", "DUCKDB_MAGIC", "ROW_GROUP_ROWS", "LARGE_ROW_GROUP_ROWS",
+           "no_network_extensions", "lookups_by_value", "IN_FILTER_VALUES", "DUCKDB_MAGIC", "ROW_GROUP_ROWS",
+           "LARGE_ROW_GROUP_ROWS",
            "LARGE_INDEX_BYTES", "INDEX_BYTES_PER_INPUT_BYTE", "row_group_rows", "planned_row_group_rows",
            "CATALOG", "connect_index", "disconnect_index", "MEMORY_SHARE", "MIN_MEMORY_BYTES", "MEMORY_ENV",
            "default_memory_bytes", "index_memory_bytes", "memory_hint", "apply_memory_limit", "temp_directory",
@@ -362,6 +363,21 @@ def texts_readable_one_by_one(con: duckdb.DuckDBPyConnection) -> None:
     try:
         con.execute("SET disabled_compression_methods = 'zstd'")
     except duckdb.Error:
+        pass
+
+
+#: the most values a join's build side may hold for DuckDB to push them into the scan of the other
+#: side as an IN filter, which the zone maps of hash-ordered fingerprints turn into reading only
+#: the row groups that can hold them (a query looks up a few hundred to a few thousand hashes)
+IN_FILTER_VALUES = 10_000
+
+
+def lookups_by_value(con: duckdb.DuckDBPyConnection) -> None:
+    """Let DuckDB push up to ``IN_FILTER_VALUES`` values of a join's small side into the scan of
+    the other side as an IN filter."""
+    try:
+        con.execute(f"SET dynamic_or_filter_threshold = {IN_FILTER_VALUES}")
+    except duckdb.Error:  # a DuckDB without the setting: lookups scan more, nothing else changes
         pass
 
 

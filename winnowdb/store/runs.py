@@ -42,6 +42,7 @@ from .buckets import BUCKETS, bucket_of, sort_key, spans
 from .interrupts import is_interrupt
 from .room import room_for_deletes
 from .spill import spill_folder
+from .tallies import Tallies
 
 __all__ = ["FingerprintRun", "RunResult", "insert_rows", "insert_part", "index_pending", "drop_pending_rows",
            "COLUMNS", "SPILL_ROWS", "COMPACT_ROWS"]
@@ -215,7 +216,7 @@ class FingerprintRun:
         update = stats.Update(store, docs["doc"].astype(np.int32),
                               replaced=docs["replaces"][docs["replaces"] >= 0].astype(np.int32), rewritten=False)
         update.before()
-        tallies = _Tallies(self._spill)
+        tallies = Tallies(self._spill)
         stored_rows = 0
 
         def prepared(span: tuple[int, int]) -> tuple[dict, stats.Tally | None]:
@@ -310,7 +311,7 @@ class FingerprintRun:
         self.close()
 
 
-def index_pending(store, update: stats.Update, tallies: "_Tallies", run_rows: int = 0) -> RunResult:
+def index_pending(store, update: stats.Update, tallies: "Tallies", run_rows: int = 0) -> RunResult:
     """One transaction: the pending documents, whose rows of the spans in ``tallies`` are stored,
     become indexed documents (replacing the older versions of their files), and the statistics
     count their rows. ``update`` is the statistics' update of the pending documents (``before``
@@ -331,38 +332,6 @@ def index_pending(store, update: stats.Update, tallies: "_Tallies", run_rows: in
         update.after()
         merge.record_run(store, run_rows, int(update.new_docs.min()) if update.new_docs.shape[0] else None)
     return result
-
-
-class _Tallies:
-    """Each stored span's ``stats.Tally``, kept until the documents are indexed: in memory, or
-    in the run's spill folder when it has one (a big add: its tallies hold a hash and a count per
-    distinct hash, 16 bytes each; in a first add, per hash of two or more documents alone:
-    ``stats.Tally.singles``)."""
-
-    def __init__(self, folder: str | None) -> None:
-        self.folder = folder
-        self._kept: dict[tuple[int, int], stats.Tally | None] = {}
-
-    def put(self, span: tuple[int, int], tally: stats.Tally) -> None:
-        if self.folder is None:
-            self._kept[span] = tally
-            return
-        for name in stats.Tally.FIELDS:
-            getattr(tally, name).tofile(self._file(span, name))
-        self._kept[span] = None
-
-    def spans(self) -> list[tuple[int, int]]:
-        return list(self._kept)
-
-    def get(self, span: tuple[int, int]) -> stats.Tally:
-        tally = self._kept[span]
-        if tally is not None:
-            return tally
-        return stats.Tally(*(np.fromfile(self._file(span, name), dtype=np.int64) for name in stats.Tally.FIELDS))
-
-    def _file(self, span: tuple[int, int], name: str) -> str:
-        assert self.folder is not None
-        return os.path.join(self.folder, f"tally-{span[0]:02d}-{span[1]:02d}.{name}")
 
 
 #: a run of at least this many rows is appended with one DuckDB thread (``insert_rows``)
