@@ -253,7 +253,6 @@ class FingerprintRun:
                         futures_wait([lane_busy], timeout=0.05)
 
                 stack.push(stop_lane)
-            compact = lane is None and self.rows >= COMPACT_ROWS
             coming = ahead.submit(prepared, todo[0])
             for i, span in enumerate(todo):
                 part, tally = coming.result()
@@ -266,7 +265,7 @@ class FingerprintRun:
                             lane_busy.result()  # its last span stored (or its error raised here)
                         lane_busy = lane.submit(insert_part, lane_store, rows)
                     else:
-                        insert_part(store, rows, compact=compact)
+                        insert_part(store, rows)  # (one span alone: both DuckDB threads)
                     stored_rows += int(part["hash"].shape[0])
                     tallies.put(span, tally)
                 del part, tally
@@ -346,9 +345,9 @@ def insert_rows(store, columns: dict, *, compact: bool = False) -> None:
     ~65-130 MB), and appended no faster. DuckDB's threads append numpy columns to row groups of
     their own, and each append leaves their last ones part-filled: at 100,000 documents 5,158
     row groups where 4,980 hold the rows (a 7% larger file), at 1,000,000 an index of 6.7 GB
-    instead of 5.6 GB. A big run (``COMPACT_ROWS``) appends with one thread, while the other core
-    reads and sorts the next span: ~0.2 s more at 100,000 documents. A small one keeps both: one
-    thread cost 6,801 real-text files 0.14 s of 0.66 s of storing, for a 5% smaller file
+    instead of 5.6 GB. An add of several spans appends them on two connections at once, each with
+    one thread (``FingerprintRun.finish``); on one connection (an upgrade's rewrite), a big run
+    (``COMPACT_ROWS``) appends with one thread while the other core reads and sorts the next span
     (bench/RESULTS.md, Ingest)."""
     with store.threads(1) if compact else contextlib.nullcontext():
         with store.relations(new_fingerprints=columns):
