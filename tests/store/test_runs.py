@@ -231,6 +231,7 @@ def test_ctrl_c_while_the_second_connection_stores_interrupts_it(tmp_path, monke
     insert_part = runs.insert_part
     lane_started = threading.Event()
     outcome: list[str] = []
+    main_calls: list[int] = []
 
     def slow_lane(store, columns, **options):
         if threading.current_thread().name.startswith("winnowdb-store"):
@@ -243,8 +244,10 @@ def test_ctrl_c_while_the_second_connection_stores_interrupts_it(tmp_path, monke
                 outcome.append(type(exc).__name__)
                 raise
             return
-        if lane_started.is_set():
-            raise KeyboardInterrupt  # as a Ctrl-C, with the lane busy
+        main_calls.append(1)
+        if len(main_calls) == 2:  # the lane has the span between: a Ctrl-C once it is busy
+            assert lane_started.wait(60)
+            raise KeyboardInterrupt
         insert_part(store, columns, **options)
 
     monkeypatch.setattr(runs, "insert_part", slow_lane)
