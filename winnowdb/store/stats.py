@@ -117,7 +117,7 @@ class Tally:
     (``exact``), and the distinct hashes of boilerplate rows (``boilerplate``). Into an index
     with nothing stored, a hash one new document alone holds only counts toward
     ``distinct_hashes``: such hashes are left out of ``hashes`` and counted in ``singles`` (one
-    value), which keeps a big first add's tallies a tenth of their size."""
+    value): a big first add's tallies are 6-9x smaller (1M / 100k generated documents)."""
 
     hashes: np.ndarray
     counts: np.ndarray
