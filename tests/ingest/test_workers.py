@@ -143,3 +143,22 @@ def test_a_short_task_list_is_shared_out_evenly():
         pids = list(pool.imap(range(10)))
     assert len(set(pids)) == 2
     assert sorted(pids.count(p) for p in set(pids)) == [5, 5]
+
+
+def _collects(_: int) -> bool:
+    import gc
+
+    return gc.isenabled()
+
+
+def test_workers_collect_garbage_even_when_forked_with_it_paused():
+    # add starts its workers during the walk, which pauses the garbage collector (walk.paused_gc):
+    # a worker inheriting that would never collect a reference cycle over a whole add
+    import gc
+
+    gc.disable()
+    try:
+        with OrderedPool(_collects, 2, context="fork") as pool:
+            assert list(pool.imap(range(6))) == [True] * 6
+    finally:
+        gc.enable()

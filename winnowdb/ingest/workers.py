@@ -48,7 +48,12 @@ def _quiet_child() -> None:
 
 def _serve(func: Callable[[Any], Any], conn, warm: Callable[[], Any] | None = None) -> None:
     """A worker's loop: ``warm()`` first (work that makes the first task faster; a failure is
-    left for the tasks to meet), then receive (index, task), send (index, ok, result or exception)."""
+    left for the tasks to meet), then receive (index, task), send (index, ok, result or exception).
+    Python's garbage collector is on, whatever the parent had paused when it forked (``add`` may
+    start its workers in the middle of a walk, which pauses it: ``walk.paused_gc``)."""
+    import gc
+
+    gc.enable()
     _quiet_child()
     if warm is not None:
         try:
