@@ -81,13 +81,18 @@ def test_prestarted_workers_are_stopped_when_the_index_cannot_be_made(cli, tmp_p
     assert not multiprocessing.active_children()  # ... and are gone
 
 
-def test_an_index_that_exists_is_opened_before_any_worker_starts(cli, tmp_path, pools):
+def test_an_index_that_exists_is_opened_before_any_worker_starts(cli, tmp_path, pools, monkeypatch):
     corpus = _corpus(tmp_path / "corpus")
     db = tmp_path / "index.duckdb"
     ok(cli("add", corpus / "doc00.txt", "--db", db))  # small: in process
     assert pools == []
+    prestarted = []
+    real_start = prepare.start_workers
+    monkeypatch.setattr(prepare, "start_workers", lambda *a: prestarted.append(a) or real_start(*a))
     ok(cli("add", corpus, "--db", db))
-    assert pools == [None]  # started by the add, after the index was opened and its files compared
+    # one pool, started by the add (not before the index was opened): after its files were
+    # compared, warming up (the kernels loaded before any task) as a pre-started one does
+    assert prestarted == [] and pools == [prepare.warm_kernels]
     assert not multiprocessing.active_children()
 
 

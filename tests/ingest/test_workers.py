@@ -145,20 +145,32 @@ def test_a_short_task_list_is_shared_out_evenly():
     assert sorted(pids.count(p) for p in set(pids)) == [5, 5]
 
 
-def _collects(_: int) -> bool:
+_WARMED_WITH_GC: list[bool] = []
+
+
+def _warm_notes_gc() -> None:
     import gc
 
-    return gc.isenabled()
+    _WARMED_WITH_GC.append(gc.isenabled())
 
 
-def test_workers_collect_garbage_even_when_forked_with_it_paused():
-    # add starts its workers during the walk, which pauses the garbage collector (walk.paused_gc):
-    # a worker inheriting that would never collect a reference cycle over a whole add
+def _collects(_: int) -> tuple[bool, list[bool]]:
     import gc
 
-    gc.disable()
+    return gc.isenabled(), list(_WARMED_WITH_GC)
+
+
+@pytest.mark.parametrize("paused", [True, False], ids=["forked with it paused", "forked with it on"])
+def test_workers_collect_garbage_after_warming_up_without_it(paused):
+    # the collector is off while a worker warms up (numba's import sets off costly collections),
+    # then on for its tasks: also when add starts its workers during the walk, which pauses it
+    # (walk.paused_gc); a worker left without it would never collect a reference cycle
+    import gc
+
+    if paused:
+        gc.disable()
     try:
-        with OrderedPool(_collects, 2, context="fork") as pool:
-            assert list(pool.imap(range(6))) == [True] * 6
+        with OrderedPool(_collects, 2, context="fork", warm=_warm_notes_gc) as pool:
+            assert list(pool.imap(range(6))) == [(True, [False])] * 6
     finally:
         gc.enable()

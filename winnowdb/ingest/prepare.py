@@ -293,6 +293,7 @@ def prepared_stream(tasks: list[tuple], jobs: int, total_bytes: int, store=None,
             workers.kill()  # started for an add that reads less than its walk listed
         yield (prep for chunk in chunks for prep in prepare_chunk(chunk, in_worker=False, compiled=compiled))
         return
-    with workers if workers is not None else _pool(min(jobs, len(chunks)), compiled) as pool:
+    with workers if workers is not None else _pool(min(jobs, len(chunks)), compiled,
+                                                   warm=warm_kernels if compiled else None) as pool:
         with store.threads(1) if store is not None else contextlib.nullcontext():
             yield (prep for chunk in pool.imap(chunks) for prep in chunk)
