@@ -128,7 +128,7 @@ class Reader:
             fps = self.document_fingerprints([(doc, *info[doc]) for doc in ids])
         # a document with characters but no text: ``import`` kept no text for it (``Side.unstored``)
         unstored = {doc for doc, _, _, chars, _ in rows if chars > 0 and not texts.get(doc)}
-        unplaced = set(np.unique(fps["doc"][fps["start_offset"] < 0]).tolist()) - unstored
+        unplaced = set(fps["doc"][fps["start_offset"] < 0].tolist()) - unstored
         sides: dict[str, Side] = {}
         for source, resolved in wanted.items():
             docs = members.get(resolved)
@@ -271,7 +271,7 @@ class Reader:
                 computed = code_text_hashes([side.texts[-1]], self.settings) if family == "code" else None
                 if computed:
                     parts.append(computed[0])
-            out.append(np.unique(np.concatenate(parts)))
+            out.append(np.unique(np.concatenate(parts)) if len(parts) > 1 else empty)  # (np.unique imports numpy.ma)
         return out
 
     def file_side(self, source: str | os.PathLike, language: str | None = None) -> Side:
