@@ -1,7 +1,8 @@
 """An index file is attached with small row groups (store/dbfile.py ``connect_index``): every table
 an add writes is stored in groups of at most ``ROW_GROUP_ROWS`` rows, so a query's hashes reach
 few rows. One process attaches a file once and shares it between its opens, as ``duckdb.connect``
-shares one instance per path; the last close detaches it, leaving a complete file.
+shares one instance per path; the last close detaches it, leaving a complete file. A new file
+gets small blocks unless its first add will make it large (``planned_block_bytes``).
 """
 from __future__ import annotations
 
@@ -16,11 +17,14 @@ import winnowdb
 from winnowdb.errors import WinnowError
 from winnowdb.store.dbfile import (
     CATALOG,
+    LARGE_BLOCK_BYTES,
     LARGE_INDEX_BYTES,
     LARGE_ROW_GROUP_ROWS,
     ROW_GROUP_ROWS,
+    SMALL_BLOCK_BYTES,
     connect_index,
     disconnect_index,
+    planned_block_bytes,
     row_group_rows,
 )
 
@@ -170,3 +174,42 @@ def test_an_add_that_makes_a_large_index_writes_large_row_groups_from_its_start(
     assert cli("add", corpus, "--db", dbs["cli_small"]).exit_code == 0
     with winnowdb.open(dbs["cli_small"], read_only=True) as idx:
         assert max(_row_groups(idx.store.connection, "fingerprints")) == ROW_GROUP_ROWS
+
+
+def _block_size(db: Path) -> int:
+    con = duckdb.connect(str(db), read_only=True)  # plain DuckDB: the block size is the file's own
+    try:
+        return int(con.execute("SELECT block_size FROM pragma_database_size() "
+                               "WHERE database_name = current_database()").fetchall()[0][0])
+    finally:
+        con.close()
+
+
+def test_a_new_index_file_gets_blocks_sized_for_its_first_add(tmp_path, monkeypatch, cli):
+    # a fresh query reads whole blocks: small ones for the small row groups, DuckDB's default
+    # for a file its first add makes large; an index keeps its blocks as it grows
+    from winnowdb.store import dbfile
+
+    assert SMALL_BLOCK_BYTES < LARGE_BLOCK_BYTES == 262144  # DuckDB's default
+    assert planned_block_bytes(0) == planned_block_bytes(LARGE_INDEX_BYTES // 3) == SMALL_BLOCK_BYTES
+    assert planned_block_bytes(LARGE_INDEX_BYTES) == LARGE_BLOCK_BYTES
+    corpus = _essays(tmp_path / "corpus")
+    size = sum(f.stat().st_size for f in corpus.iterdir())
+    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", 2 * size)  # this corpus's index counts as large
+    dbs = {name: tmp_path / f"{name}.duckdb" for name in ("api", "large", "small")}
+    with winnowdb.open(dbs["api"]) as idx:  # told nothing: a small file
+        idx.add([corpus])
+    assert cli("add", corpus, "--db", dbs["large"]).exit_code == 0
+    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", 4 * size)  # too little input to make it large
+    assert cli("add", corpus, "--db", dbs["small"]).exit_code == 0
+    blocks = {name: _block_size(db) for name, db in dbs.items()}
+    assert blocks == {"api": SMALL_BLOCK_BYTES, "large": LARGE_BLOCK_BYTES, "small": SMALL_BLOCK_BYTES}
+    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", 1)  # grown large: new row groups, the same blocks
+    more = _essays(tmp_path / "more", 30)
+    r = cli("add", more, "--db", dbs["small"])
+    assert r.exit_code == 0, r.output
+    assert _block_size(dbs["small"]) == SMALL_BLOCK_BYTES
+    with winnowdb.open(dbs["small"], read_only=True) as idx:
+        assert max(_row_groups(idx.store.connection, "fingerprints")) == LARGE_ROW_GROUP_ROWS
+        assert idx.query(more / "e007.txt", top=1)[0]["path"].endswith("e007.txt")
+    assert cli("check", "--db", dbs["small"]).exit_code == 0

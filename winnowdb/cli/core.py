@@ -107,7 +107,8 @@ def add(
 
         listing, workers = new_index_workers(db, paths, jobs, stack)
         idx = open_index(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
-                         text_normalizer=text_normalizer, selection=selection, mod_m=mod_m, code_text=code_text)
+                         text_normalizer=text_normalizer, selection=selection, mod_m=mod_m, code_text=code_text,
+                         adding_bytes=listed_bytes(listing) if listing is not None else 0)
         try:  # the input walked once: its size plans the index's row groups, then add reads the listing
             listing = walk(paths) if listing is None else listing  # (a new index's: walked first)
             idx = idx.for_adding(listed_bytes(listing))

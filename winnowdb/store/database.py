@@ -35,6 +35,7 @@ from .dbfile import (
     disconnect_index,
     lookups_by_value,
     no_network_extensions,
+    planned_block_bytes,
     refuse_non_duckdb,
     remove_stale_temporaries,
 )
@@ -81,7 +82,7 @@ class Store:
         if not exists and read_only:
             raise WinnowError(f"no index at {path}")
         if not exists:
-            cls._create_file(path, settings or {})
+            cls._create_file(path, settings or {}, adding_bytes)
         else:
             refuse_non_duckdb(path)
             if not read_only:  # tidy up after a creation that was killed
@@ -128,11 +129,12 @@ class Store:
         return store
 
     @classmethod
-    def _create_file(cls, path: str, settings: dict[str, str]) -> None:
+    def _create_file(cls, path: str, settings: dict[str, str], adding_bytes: int = 0) -> None:
         """Create a new index at ``path`` atomically: built complete under a temporary name, then
         hard-linked into place (which fails if ``path`` appeared meanwhile), so a crash during
         creation never leaves a half-made file at ``path`` and two processes creating the same
-        index never overwrite each other."""
+        index never overwrite each other. Its blocks are sized for the first add's ``adding_bytes``
+        (``dbfile.planned_block_bytes``)."""
         folder, base = os.path.split(os.path.abspath(path))
         if not os.path.isdir(folder):
             raise WinnowError(f"cannot create index {path}: folder {folder} does not exist")
@@ -140,7 +142,7 @@ class Store:
         tmp = os.path.join(folder, f"{creating_prefix(base)}{os.getpid()}-{uuid.uuid4().hex[:8]}")
         try:
             try:
-                con = duckdb.connect(tmp)
+                con = duckdb.connect(tmp, config={"default_block_size": str(planned_block_bytes(adding_bytes))})
             except duckdb.Error as exc:
                 raise WinnowError(describe_duckdb_error(path, exc).replace("open index", "create index")) from None
             try:

@@ -1,9 +1,10 @@
 """The index file on disk, around DuckDB: what is not a DuckDB file is refused before DuckDB
 opens it, DuckDB's errors about the file become one line a user can act on, temporaries left by
 a killed index creation are removed, DuckDB is kept offline (no extension downloads), and the file
-is opened with the row groups lookups need (``connect_index``), within a share of the machine's
-memory (``apply_memory_limit``), spilling to a folder it can write (``temp_directory``), its texts
-stored so that one can be read alone (``texts_readable_one_by_one``).
+is made with the blocks and opened with the row groups lookups need (``planned_block_bytes``,
+``connect_index``), within a share of the machine's memory (``apply_memory_limit``), spilling to a
+folder it can write (``temp_directory``), its texts stored so that one can be read alone
+(``texts_readable_one_by_one``).
 
 Memory. DuckDB's default limit is 80% of the machine's memory, and a big join uses what it may:
 `pairs --top 10` of a 1,000,000-document index took 19.7 GB of 23.5 GB, where with 6 GB it ran
@@ -24,6 +25,16 @@ default (``USE``): SQL names its tables as before. One process attaches a file o
 ``connect_index`` of it gets a connection (cursor) of that host, as ``duckdb.connect`` of one path
 shares one database instance. A file opened with plain DuckDB stays readable and writable (its
 new row groups are DuckDB's default size).
+
+Blocks. To scan a column segment DuckDB reads the whole block that holds it (256 KB by default),
+and a fresh process has none of them in memory. A 8,192-row group's hash segment is ~50 KB, so a
+query's ~400 row groups read ~140 MB of blocks at 100,000 documents. A file planned small is made
+with ``SMALL_BLOCK_BYTES`` (128 KB) blocks: a fresh CLI query of the 100,000-document index took
+0.32 -> 0.28 s and 283 -> 218 MB, its add the same time (64 KB blocks read less still, but
+made the add 0.5 s slower). With 32,768-row groups small blocks split every segment, which costs more than it saves
+(1,000,000 documents: 0.42 -> 0.45 s), so a file planned large keeps DuckDB's default
+(``planned_block_bytes``; bench/RESULTS.md, Read path). The block size is fixed when the file is
+made: an index that grows large later keeps its small blocks.
 """
 from __future__ import annotations
 
@@ -39,7 +50,7 @@ from . import lifetime
 
 __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
            "no_network_extensions", "lookups_by_value", "IN_FILTER_VALUES", "DUCKDB_MAGIC", "ROW_GROUP_ROWS",
-           "LARGE_ROW_GROUP_ROWS",
+           "LARGE_ROW_GROUP_ROWS", "SMALL_BLOCK_BYTES", "LARGE_BLOCK_BYTES", "planned_block_bytes",
            "LARGE_INDEX_BYTES", "INDEX_BYTES_PER_INPUT_BYTE", "row_group_rows", "planned_row_group_rows",
            "CATALOG", "connect_index", "disconnect_index", "MEMORY_SHARE", "MIN_MEMORY_BYTES", "MEMORY_ENV",
            "default_memory_bytes", "index_memory_bytes", "memory_hint", "apply_memory_limit", "temp_directory",
@@ -52,6 +63,10 @@ ROW_GROUP_ROWS = 8192
 LARGE_ROW_GROUP_ROWS = 32768
 #: from this file size on (about 340,000 documents of 2.7 KB), writes use ``LARGE_ROW_GROUP_ROWS``
 LARGE_INDEX_BYTES = 2 * 10**9
+#: the block size of a new index file planned under ``LARGE_INDEX_BYTES`` (``planned_block_bytes``)
+SMALL_BLOCK_BYTES = 131072
+#: the block size of a new index file planned larger: DuckDB's default
+LARGE_BLOCK_BYTES = 262144
 #: about how many bytes of index a byte of input text makes (2.16 for generated text at 100,000
 #: documents since schema 7 stores no spans, 2.8-2.9 before; code less): what ``connect_index``
 #: plans for an add's input
@@ -158,6 +173,13 @@ def row_group_rows(file_bytes: int) -> int:
     later adds and merges, and one that an add will make large (``connect_index``'s
     ``adding_bytes``) from its start."""
     return LARGE_ROW_GROUP_ROWS if file_bytes >= LARGE_INDEX_BYTES else ROW_GROUP_ROWS
+
+
+def planned_block_bytes(adding_bytes: int = 0) -> int:
+    """The block size a new index file is made with, for a first add of ``adding_bytes`` bytes of
+    input text: ``SMALL_BLOCK_BYTES`` unless the add will make it large (``LARGE_INDEX_BYTES``)."""
+    planned = int(INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes)))
+    return SMALL_BLOCK_BYTES if planned < LARGE_INDEX_BYTES else LARGE_BLOCK_BYTES
 
 
 def planned_row_group_rows(path: str, adding_bytes: int = 0) -> int:
