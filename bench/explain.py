@@ -30,6 +30,18 @@ def main() -> None:
     ap.add_argument("--out", required=True, type=Path)
     args = ap.parse_args()
 
+    import winnowdb
+
+    idx = winnowdb.open(args.db, read_only=True, create=False)  # the connection the commands use
+    try:
+        explain(idx, args)
+    finally:
+        idx.close()
+    print(f"wrote {args.out}")
+
+
+def explain(idx, args) -> None:
+    """Write the plans of the index ``idx`` to ``args.out``."""
     import duckdb
     import numpy as np
 
@@ -38,7 +50,6 @@ def main() -> None:
     from winnowdb.store import sqlfiles
     from winnowdb.store.stats import NO_COMMON_FLOOR
 
-    idx = winnowdb.open(args.db, read_only=True, create=False)  # the connection the commands use
     con = idx.store.connection  # (its memory limit, row groups and IN-filter threshold)
     settings = dict(con.execute("SELECT key, value FROM settings").fetchall())
     cap = con.execute("SELECT max_df FROM default_max_df").fetchall()[0][0]
@@ -51,6 +62,12 @@ def main() -> None:
     common_floor = int(floor) if floor is not None and floor.isdigit() else NO_COMMON_FLOOR
     values = {"max_df": cap, "min_shared": 1, "new_label": None, "top": 10, "limit_rows": 10, "exclude": None,
               "min_score": None, "common_floor": common_floor}
+    try:  # pairs.sql's parameters as `pairs --top 10` binds them (max_df NULL: the query's default)
+        from winnowdb.analysis.pairs import pair_parameters
+    except ImportError:  # a checkout before it: the index's default max-df, bound as a number
+        pair_values = values
+    else:
+        pair_values = {**values, **pair_parameters()}
     root = Path(winnowdb.__file__).resolve().parents[1]
     try:
         commit = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%h", "--", "winnowdb", "sql"],
@@ -67,7 +84,7 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     for name in names:
         sql = sqlfiles.load(name)
-        bound = sqlfiles.bind(sql, values)
+        bound = sqlfiles.bind(sql, pair_values if name == "pairs" else values)
         if name == "pairs":  # as `pairs --top 10` runs it
             sql = sqlfiles.with_limit(sql, 10)
         t = time.perf_counter()
@@ -79,8 +96,6 @@ def main() -> None:
         args.out.write_text("\n".join(lines))  # each plan kept as soon as it is known
         if name == "query_found":  # query_hits.sql reads its rows, as Index.query passes them
             con.register("query_found", con.execute(sql, bound).fetchnumpy())
-    idx.close()
-    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":
