@@ -30,11 +30,11 @@ Blocks. To scan a column segment DuckDB reads the whole block that holds it (256
 and a fresh process has none of them in memory. A 8,192-row group's hash segment is ~50 KB, so a
 query's ~400 row groups read ~140 MB of blocks at 100,000 documents. A file planned small is made
 with ``SMALL_BLOCK_BYTES`` (128 KB) blocks: a fresh CLI query of the 100,000-document index took
-0.32 -> 0.28 s and 283 -> 218 MB, its add the same time (64 KB blocks read less still, but
-made the add 0.5 s slower). With 32,768-row groups small blocks split every segment, which costs more than it saves
-(1,000,000 documents: 0.42 -> 0.45 s), so a file planned large keeps DuckDB's default
-(``planned_block_bytes``; bench/RESULTS.md, Read path). The block size is fixed when the file is
-made: an index that grows large later keeps its small blocks.
+0.33 -> 0.30 s and 277 -> 215 MB, its add the same time (64 KB blocks read less still, but made
+the add 0.24 s slower). With 32,768-row groups small blocks split every segment, which costs more
+than it saves (1,000,000 documents: 0.42 -> 0.45 s), so a file planned large keeps DuckDB's
+default (``planned_block_bytes``; bench/RESULTS.md, Read path). The block size is fixed when the
+file is made: an index that grows large later keeps its small blocks.
 """
 from __future__ import annotations
 
