@@ -204,6 +204,8 @@ def test_a_new_index_file_gets_blocks_sized_for_its_first_add(tmp_path, monkeypa
     assert cli("add", corpus, "--db", dbs["small"]).exit_code == 0
     blocks = {name: _block_size(db) for name, db in dbs.items()}
     assert blocks == {"api": SMALL_BLOCK_BYTES, "large": LARGE_BLOCK_BYTES, "small": SMALL_BLOCK_BYTES}
+    with winnowdb.open(dbs["large"], read_only=True) as idx:  # made large from its start, in one open
+        assert max(_row_groups(idx.store.connection, "fingerprints")) == LARGE_ROW_GROUP_ROWS
     monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", 1)  # grown large: new row groups, the same blocks
     more = _essays(tmp_path / "more", 30)
     r = cli("add", more, "--db", dbs["small"])

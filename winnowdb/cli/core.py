@@ -106,15 +106,18 @@ def add(
         from ..ingest.walk import listed_bytes, walk
 
         listing, workers = new_index_workers(db, paths, jobs, stack)
+        # the input walked once: its size plans the index's blocks and row groups, then add reads
+        # the listing (a new index's input is walked first; an existing index is opened first)
         idx = open_index(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
                          text_normalizer=text_normalizer, selection=selection, mod_m=mod_m, code_text=code_text,
                          adding_bytes=listed_bytes(listing) if listing is not None else 0)
-        try:  # the input walked once: its size plans the index's row groups, then add reads the listing
-            listing = walk(paths) if listing is None else listing  # (a new index's: walked first)
-            idx = idx.for_adding(listed_bytes(listing))
-        except BaseException:
-            idx.close()
-            raise
+        if listing is None:
+            try:
+                listing = walk(paths)
+                idx = idx.for_adding(listed_bytes(listing))
+            except BaseException:
+                idx.close()
+                raise
         with idx:
             progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(),
                                 TransferSpeedColumn(), TimeRemainingColumn(),
