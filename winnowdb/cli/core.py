@@ -4,7 +4,6 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -212,13 +211,14 @@ def remove(paths: List[str] = typer.Argument(..., help="Indexed files or directo
             gone = idx.remove(paths)
     from ..report.paths import display_path
 
+    out = console()
     for p in gone:
-        console().print(f"removed {display_path(p)}", markup=False, soft_wrap=True)
+        out.print(f"removed {display_path(p)}", markup=False, soft_wrap=True)
     if not gone:
         fail("nothing in the index matches " + " ".join(paths), 1)
-    unmatched = [p for p in paths if not any(g == str(Path(p).resolve()) or
-                                             g.startswith(str(Path(p).resolve()).rstrip(os.sep) + os.sep)
-                                             for g in gone)]
+    from ..ingest.remove import unmatched_paths
+
+    unmatched = unmatched_paths(paths, gone)
     if unmatched:  # the others were removed; say which were not, and fail like rm would
         fail("nothing in the index matches " + " ".join(unmatched), 1)
 
