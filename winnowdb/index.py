@@ -68,8 +68,8 @@ class Index:
         """This index, ready for an add of ``adding_bytes`` bytes of input (``winnowdb add`` walks
         its input after opening an index that exists, so that a bad ``--db`` is reported at once):
         when that add will make the index large while it is attached with the small row groups, it
-        is closed and opened again with the large ones (``store.dbfile.row_group_rows``); else ``self``."""
-        from .store.dbfile import planned_row_group_rows
+        is closed and opened again with the large ones (``store.layout.row_group_rows``); else ``self``."""
+        from .store.layout import planned_row_group_rows
 
         store = self.store
         if store.is_memory or store.read_only or \
@@ -314,7 +314,7 @@ def open_index(path: str | os.PathLike | None = None, *, k: int | None = None, w
     pair; code pairs are then scored by their tokens alone: docs/score.md). ``adding_bytes``: the
     size of the files an add is about to index (``ingest.walk.listed_bytes``; ``Index.for_adding``
     passes it): an index that add will make large is written in the row groups of a large one from
-    its start (``store.dbfile.row_group_rows``).
+    its start (``store.layout.row_group_rows``).
     """
     path = str(path) if path is not None else default_db()
     options = dict(k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer, selection=selection,

@@ -17,7 +17,7 @@ from conftest import age_code_tokens, ok
 import winnowdb
 from winnowdb.store import merge
 from winnowdb.store.check import check_index
-from winnowdb.store.dbfile import ROW_GROUP_ROWS
+from winnowdb.store.layout import ROW_GROUP_ROWS
 from winnowdb.store.schema import RUNS_KEY
 
 CODE = Path(__file__).resolve().parents[1] / "data" / "code"

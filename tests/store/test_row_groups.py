@@ -15,15 +15,13 @@ import pytest
 
 import winnowdb
 from winnowdb.errors import WinnowError
-from winnowdb.store.dbfile import (
-    CATALOG,
+from winnowdb.store.dbfile import CATALOG, connect_index, disconnect_index
+from winnowdb.store.layout import (
     LARGE_BLOCK_BYTES,
     LARGE_INDEX_BYTES,
     LARGE_ROW_GROUP_ROWS,
     ROW_GROUP_ROWS,
     SMALL_BLOCK_BYTES,
-    connect_index,
-    disconnect_index,
     planned_block_bytes,
     row_group_rows,
 )
@@ -134,11 +132,11 @@ def test_a_large_index_file_is_written_in_larger_row_groups():
 
 
 def test_the_row_group_size_is_chosen_when_the_file_is_attached(big_index, tmp_path, monkeypatch):
-    from winnowdb.store import dbfile
+    from winnowdb.store import layout
 
     db = tmp_path / "copy.duckdb"
     db.write_bytes(big_index.read_bytes())
-    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", 1)  # this small file counts as large
+    monkeypatch.setattr(layout, "LARGE_INDEX_BYTES", 1)  # this small file counts as large
     with winnowdb.open(db) as idx:
         idx.store.connection.execute("CREATE TABLE t AS SELECT range AS i FROM range(100000)")
         groups = _row_groups(idx.store.connection, "t")
@@ -149,7 +147,7 @@ def test_an_add_that_makes_a_large_index_writes_large_row_groups_from_its_start(
     # an index built by one add of a big corpus is never reopened small: `add` walks its input
     # first, attaches the file for the size it found, then reads the files that walk listed
     from winnowdb.ingest.walk import listed_bytes, walk
-    from winnowdb.store import dbfile
+    from winnowdb.store import layout
 
     corpus = _essays(tmp_path / "corpus")
     size = sum(f.stat().st_size for f in corpus.iterdir())
@@ -160,7 +158,7 @@ def test_an_add_that_makes_a_large_index_writes_large_row_groups_from_its_start(
         winnowdb.open(db).close()  # empty indexes
     empty = os.path.getsize(dbs["api"])
     # this corpus's index (about 3x its text) makes the file large
-    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", empty + 2 * size)
+    monkeypatch.setattr(layout, "LARGE_INDEX_BYTES", empty + 2 * size)
     with winnowdb.open(dbs["api"]) as idx:  # told nothing: a small file, small groups
         idx.add([corpus])
         small = _row_groups(idx.store.connection, "fingerprints")
@@ -170,7 +168,7 @@ def test_an_add_that_makes_a_large_index_writes_large_row_groups_from_its_start(
         large = _row_groups(idx.store.connection, "fingerprints")
     assert sum(small) == sum(large) > LARGE_ROW_GROUP_ROWS
     assert max(small) == ROW_GROUP_ROWS and max(large) == LARGE_ROW_GROUP_ROWS
-    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", empty + 4 * size)  # too little input to make it large
+    monkeypatch.setattr(layout, "LARGE_INDEX_BYTES", empty + 4 * size)  # too little input to make it large
     assert cli("add", corpus, "--db", dbs["cli_small"]).exit_code == 0
     with winnowdb.open(dbs["cli_small"], read_only=True) as idx:
         assert max(_row_groups(idx.store.connection, "fingerprints")) == ROW_GROUP_ROWS
@@ -188,25 +186,25 @@ def _block_size(db: Path) -> int:
 def test_a_new_index_file_gets_blocks_sized_for_its_first_add(tmp_path, monkeypatch, cli):
     # a fresh query reads whole blocks: small ones for the small row groups, DuckDB's default
     # for a file its first add makes large; an index keeps its blocks as it grows
-    from winnowdb.store import dbfile
+    from winnowdb.store import layout
 
     assert SMALL_BLOCK_BYTES < LARGE_BLOCK_BYTES == 262144  # DuckDB's default
     assert planned_block_bytes(0) == planned_block_bytes(LARGE_INDEX_BYTES // 3) == SMALL_BLOCK_BYTES
     assert planned_block_bytes(LARGE_INDEX_BYTES) == LARGE_BLOCK_BYTES
     corpus = _essays(tmp_path / "corpus")
     size = sum(f.stat().st_size for f in corpus.iterdir())
-    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", 2 * size)  # this corpus's index counts as large
+    monkeypatch.setattr(layout, "LARGE_INDEX_BYTES", 2 * size)  # this corpus's index counts as large
     dbs = {name: tmp_path / f"{name}.duckdb" for name in ("api", "large", "small")}
     with winnowdb.open(dbs["api"]) as idx:  # told nothing: a small file
         idx.add([corpus])
     assert cli("add", corpus, "--db", dbs["large"]).exit_code == 0
-    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", 4 * size)  # too little input to make it large
+    monkeypatch.setattr(layout, "LARGE_INDEX_BYTES", 4 * size)  # too little input to make it large
     assert cli("add", corpus, "--db", dbs["small"]).exit_code == 0
     blocks = {name: _block_size(db) for name, db in dbs.items()}
     assert blocks == {"api": SMALL_BLOCK_BYTES, "large": LARGE_BLOCK_BYTES, "small": SMALL_BLOCK_BYTES}
     with winnowdb.open(dbs["large"], read_only=True) as idx:  # made large from its start, in one open
         assert max(_row_groups(idx.store.connection, "fingerprints")) == LARGE_ROW_GROUP_ROWS
-    monkeypatch.setattr(dbfile, "LARGE_INDEX_BYTES", 1)  # grown large: new row groups, the same blocks
+    monkeypatch.setattr(layout, "LARGE_INDEX_BYTES", 1)  # grown large: new row groups, the same blocks
     more = _essays(tmp_path / "more", 30)
     r = cli("add", more, "--db", dbs["small"])
     assert r.exit_code == 0, r.output

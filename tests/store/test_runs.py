@@ -135,7 +135,7 @@ def test_a_compact_append_fills_its_row_groups(tmp_path):
     # last one (with several threads each thread leaves one part-filled: 152 here on 2 cores).
     import numpy as np
 
-    from winnowdb.store.dbfile import ROW_GROUP_ROWS
+    from winnowdb.store.layout import ROW_GROUP_ROWS
 
     rng = np.random.default_rng(0)
     n = 600_000

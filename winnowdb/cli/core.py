@@ -105,15 +105,13 @@ def add(
         from ..ingest.walk import listed_bytes, walk
 
         listing, workers = new_index_workers(db, paths, jobs, stack)
-        # the input walked once: its size plans the index's blocks and row groups, then add reads
-        # the listing (a new index's input is walked first; an existing index is opened first)
+        # the input's size plans the index's blocks and row groups (a new index's input is walked first)
         idx = open_index(db, k=k, w=w, code_k=code_k, code_w=code_w, normalizer=normalizer,
                          text_normalizer=text_normalizer, selection=selection, mod_m=mod_m, code_text=code_text,
                          adding_bytes=listed_bytes(listing) if listing is not None else 0)
-        if listing is None:
+        if listing is None:  # an index that exists, opened first so that a bad --db is reported at once
             try:
-                listing = walk(paths)
-                idx = idx.for_adding(listed_bytes(listing))
+                idx = idx.for_adding(listed_bytes(listing := walk(paths)))
             except BaseException:
                 idx.close()
                 raise
@@ -209,15 +207,12 @@ def remove(paths: List[str] = typer.Argument(..., help="Indexed files or directo
     with Guard():
         with open_index(db, create=False) as idx:
             gone = idx.remove(paths)
+    from ..ingest.remove import unmatched_paths
     from ..report.paths import display_path
 
-    out = console()
-    for p in gone:
-        out.print(f"removed {display_path(p)}", markup=False, soft_wrap=True)
     if not gone:
         fail("nothing in the index matches " + " ".join(paths), 1)
-    from ..ingest.remove import unmatched_paths
-
+    console().print("\n".join(f"removed {display_path(p)}" for p in gone), markup=False, soft_wrap=True)
     unmatched = unmatched_paths(paths, gone)
     if unmatched:  # the others were removed; say which were not, and fail like rm would
         fail("nothing in the index matches " + " ".join(unmatched), 1)

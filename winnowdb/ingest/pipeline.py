@@ -18,7 +18,7 @@ import time
 from typing import Callable
 
 from ..settings import digest_width, text_normalizer
-from ..store.dbfile import ROW_GROUP_ROWS
+from ..store.layout import ROW_GROUP_ROWS
 from ..store.runs import FingerprintRun
 from ..store.writes import bulk_writes, record_times
 from .batches import AddSummary, Batch, BatchWriter
@@ -36,7 +36,7 @@ __all__ = ["AddSummary", "add_paths", "BATCH_BYTES", "BATCH_DOCS"]
 #: a batch is committed once it holds this many bytes of files (less towards the end of an add)
 #: or ``BATCH_DOCS`` documents
 BATCH_BYTES = 32 * 1024 * 1024
-#: a row group of the documents' tables as an index is attached (``store.dbfile.ROW_GROUP_ROWS``):
+#: a row group of the documents' tables as an index is attached (``store.layout.ROW_GROUP_ROWS``):
 #: DuckDB writes a transaction's full row groups into the file, compressed, at its commit, where
 #: the rows of a smaller one go to its log first, and into the file at the next checkpoint. With
 #: 2,000 (8 MB), a 100,000-document add made 50 commits instead of 13 and spent ~1 s more of the

@@ -52,7 +52,7 @@ def unmatched_paths(paths: Iterable[str | os.PathLike], gone: Iterable[str]) -> 
     for p in paths:
         w = str(Path(p).resolve())
         if w not in gone and w.rstrip(os.sep) not in folders:
-            out.append(p)
+            out.append(os.fspath(p))
     return out
 
 

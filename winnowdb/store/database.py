@@ -26,7 +26,7 @@ import duckdb
 
 from ..errors import WinnowError
 from ..settings import IndexSettings
-from . import schema, sqlfiles
+from . import layout, schema, sqlfiles
 from .dbfile import (
     apply_memory_limit,
     connect_index,
@@ -35,7 +35,6 @@ from .dbfile import (
     disconnect_index,
     lookups_by_value,
     no_network_extensions,
-    planned_block_bytes,
     refuse_non_duckdb,
     remove_stale_temporaries,
 )
@@ -133,8 +132,7 @@ class Store:
         """Create a new index at ``path`` atomically: built complete under a temporary name, then
         hard-linked into place (which fails if ``path`` appeared meanwhile), so a crash during
         creation never leaves a half-made file at ``path`` and two processes creating the same
-        index never overwrite each other. Its blocks are sized for the first add's ``adding_bytes``
-        (``dbfile.planned_block_bytes``)."""
+        index never overwrite each other; in blocks as ``layout.planned_block_bytes`` plans them."""
         folder, base = os.path.split(os.path.abspath(path))
         if not os.path.isdir(folder):
             raise WinnowError(f"cannot create index {path}: folder {folder} does not exist")
@@ -142,7 +140,7 @@ class Store:
         tmp = os.path.join(folder, f"{creating_prefix(base)}{os.getpid()}-{uuid.uuid4().hex[:8]}")
         try:
             try:
-                con = duckdb.connect(tmp, config={"default_block_size": str(planned_block_bytes(adding_bytes))})
+                con = duckdb.connect(tmp, config={"default_block_size": str(layout.planned_block_bytes(adding_bytes))})
             except duckdb.Error as exc:
                 raise WinnowError(describe_duckdb_error(path, exc).replace("open index", "create index")) from None
             try:

@@ -1,10 +1,9 @@
 """The index file on disk, around DuckDB: what is not a DuckDB file is refused before DuckDB
 opens it, DuckDB's errors about the file become one line a user can act on, temporaries left by
 a killed index creation are removed, DuckDB is kept offline (no extension downloads), and the file
-is made with the blocks and opened with the row groups lookups need (``planned_block_bytes``,
-``connect_index``), within a share of the machine's memory (``apply_memory_limit``), spilling to a
-folder it can write (``temp_directory``), its texts stored so that one can be read alone
-(``texts_readable_one_by_one``).
+is opened with the row groups lookups need (``connect_index``, as ``layout`` plans them), within
+a share of the machine's memory (``apply_memory_limit``), spilling to a folder it can write
+(``temp_directory``), its texts stored so that one can be read alone (``texts_readable_one_by_one``).
 
 Memory. DuckDB's default limit is 80% of the machine's memory, and a big join uses what it may:
 `pairs --top 10` of a 1,000,000-document index took 19.7 GB of 23.5 GB, where with 6 GB it ran
@@ -12,29 +11,15 @@ as fast (82 s against 92 s) and with 2 GB 6% slower, spilling the rest (bench/RE
 index is opened with a quarter of the memory (at least ``MIN_MEMORY_BYTES``), or what
 ``WINNOWDB_MEMORY_LIMIT`` says (a DuckDB size: ``8GB``, ``500MB``).
 
-Row groups. DuckDB skips the row groups whose zone maps (each column's min and max) cannot hold a
-looked-up value. A query looks up a few hundred hashes that fall anywhere in the hash range, and
-each one makes DuckDB read the whole row group that may hold it: with DuckDB's default of 122,880
-rows, ~400 hashes read most of a 100,000-document index's fingerprints, and a query's time grew
-with the index. With ``ROW_GROUP_ROWS`` (8,192) rows per group a lookup reads ~15x fewer rows; a
-file past ``LARGE_INDEX_BYTES`` is written in groups of ``LARGE_ROW_GROUP_ROWS`` (32,768), since
-checking the zone maps of many groups costs too (``row_group_rows``). DuckDB takes the
+Row groups. An index file is attached with the rows per row group that ``layout`` plans for its
+size (``layout.planned_row_group_rows``: small groups, so a lookup by hash reads few rows), and is
+made with the block size it plans (``layout.planned_block_bytes``). DuckDB takes the
 row group size as an option of ``ATTACH`` only (it is not stored in the file), so an index file is
 always attached to an in-memory host database under the catalog name ``CATALOG`` and made the
 default (``USE``): SQL names its tables as before. One process attaches a file once; every
 ``connect_index`` of it gets a connection (cursor) of that host, as ``duckdb.connect`` of one path
 shares one database instance. A file opened with plain DuckDB stays readable and writable (its
 new row groups are DuckDB's default size).
-
-Blocks. To scan a column segment DuckDB reads the whole block that holds it (256 KB by default),
-and a fresh process has none of them in memory. A 8,192-row group's hash segment is ~50 KB, so a
-query's ~400 row groups read ~140 MB of blocks at 100,000 documents. A file planned small is made
-with ``SMALL_BLOCK_BYTES`` (128 KB) blocks: a fresh CLI query of the 100,000-document index took
-0.33 -> 0.30 s and 277 -> 215 MB, its add the same time (64 KB blocks read less still, but made
-the add 0.24 s slower). With 32,768-row groups small blocks split every segment, which costs more
-than it saves (1,000,000 documents: 0.42 -> 0.45 s), so a file planned large keeps DuckDB's
-default (``planned_block_bytes``; bench/RESULTS.md, Read path). The block size is fixed when the
-file is made: an index that grows large later keeps its small blocks.
 """
 from __future__ import annotations
 
@@ -47,30 +32,14 @@ import duckdb
 
 from ..errors import WinnowError
 from . import lifetime
+from .layout import planned_row_group_rows
 
 __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
-           "no_network_extensions", "lookups_by_value", "IN_FILTER_VALUES", "DUCKDB_MAGIC", "ROW_GROUP_ROWS",
-           "LARGE_ROW_GROUP_ROWS", "SMALL_BLOCK_BYTES", "LARGE_BLOCK_BYTES", "planned_block_bytes",
-           "LARGE_INDEX_BYTES", "INDEX_BYTES_PER_INPUT_BYTE", "row_group_rows", "planned_row_group_rows",
+           "no_network_extensions", "lookups_by_value", "IN_FILTER_VALUES", "DUCKDB_MAGIC",
            "CATALOG", "connect_index", "disconnect_index", "MEMORY_SHARE", "MIN_MEMORY_BYTES", "MEMORY_ENV",
            "default_memory_bytes", "index_memory_bytes", "memory_hint", "apply_memory_limit", "temp_directory",
            "memory_bytes", "texts_readable_one_by_one"]
 
-#: rows per row group of every table an index's connection writes, for an index file under
-#: ``LARGE_INDEX_BYTES`` (see the module docstring)
-ROW_GROUP_ROWS = 8192
-#: rows per row group for a larger file (``row_group_rows``)
-LARGE_ROW_GROUP_ROWS = 32768
-#: from this file size on (about 340,000 documents of 2.7 KB), writes use ``LARGE_ROW_GROUP_ROWS``
-LARGE_INDEX_BYTES = 2 * 10**9
-#: the block size of a new index file planned under ``LARGE_INDEX_BYTES`` (``planned_block_bytes``)
-SMALL_BLOCK_BYTES = 131072
-#: the block size of a new index file planned larger: DuckDB's default
-LARGE_BLOCK_BYTES = 262144
-#: about how many bytes of index a byte of input text makes (2.16 for generated text at 100,000
-#: documents since schema 7 stores no spans, 2.8-2.9 before; code less): what ``connect_index``
-#: plans for an add's input
-INDEX_BYTES_PER_INPUT_BYTE = 2.2
 
 
 _UNITS = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
@@ -159,34 +128,6 @@ def temp_directory(path: str) -> str:
 
     digest = hashlib.blake2b(os.path.realpath(path).encode(), digest_size=8).hexdigest()
     return os.path.join(tempfile.gettempdir(), f"winnowdb-{digest}.tmp")
-
-
-def row_group_rows(file_bytes: int) -> int:
-    """The rows per row group an index file of ``file_bytes`` bytes is attached with.
-
-    DuckDB checks every row group's zone map against every looked-up hash, then reads the row
-    groups that may hold one: small groups read fewer rows, large ones leave fewer groups to
-    check. With 8,192 rows a lookup of ~400 hashes takes 31 ms at 100,000 documents (32,768: 38-48)
-    and 137-156 ms at 1,000,000 (32,768: 78-84), and a fresh process opening 50,000 row groups
-    pays ~0.5 s more (bench/results/row_group_probe_*.md). The size applies to what this
-    attachment writes: an index that grows past the threshold gets the larger groups in its
-    later adds and merges, and one that an add will make large (``connect_index``'s
-    ``adding_bytes``) from its start."""
-    return LARGE_ROW_GROUP_ROWS if file_bytes >= LARGE_INDEX_BYTES else ROW_GROUP_ROWS
-
-
-def planned_block_bytes(adding_bytes: int = 0) -> int:
-    """The block size a new index file is made with, for a first add of ``adding_bytes`` bytes of
-    input text: ``SMALL_BLOCK_BYTES`` unless the add will make it large (``LARGE_INDEX_BYTES``)."""
-    planned = int(INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes)))
-    return SMALL_BLOCK_BYTES if planned < LARGE_INDEX_BYTES else LARGE_BLOCK_BYTES
-
-
-def planned_row_group_rows(path: str, adding_bytes: int = 0) -> int:
-    """The rows per row group ``connect_index`` attaches the file ``path`` with (as large as it
-    is now) for an add of ``adding_bytes`` bytes of input text."""
-    size = os.path.getsize(path) if os.path.exists(path) else 0
-    return row_group_rows(size + int(INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes))))
 
 
 #: the catalog (database) name an index file is attached under

@@ -13,7 +13,7 @@ is enough (``merge_from``: an archive that grows a year at a time rewrites its n
 past), else all of them. Each run records the smallest document id among its rows, and the
 newest runs are those documents' rows from that id up. An index whose runs are not recorded
 (written before this was kept) is merged by ``winnowdb upgrade``, which gives it, and its
-shared_hashes (``rewrite_shared_hashes``), the row groups of this version (``dbfile.row_group_rows``).
+shared_hashes (``rewrite_shared_hashes``), the row groups of this version (``layout.row_group_rows``).
 
 ``merge`` rewrites the table in place, a bucket of hashes (``buckets``) at a time: one
 transaction copies the bucket's rows aside (a temporary table), deletes them and appends them
@@ -35,7 +35,8 @@ from typing import Callable
 
 from . import sqlfiles
 from .buckets import BUCKETS, hash_range
-from .dbfile import ROW_GROUP_ROWS, memory_bytes
+from .dbfile import memory_bytes
+from .layout import ROW_GROUP_ROWS
 from .schema import RUNS_KEY, read_meta, write_meta
 
 __all__ = ["QUERY_HASHES", "MERGE_FACTOR", "MERGE_MEMORY_MB", "CHECKPOINT_ROWS", "runs_of", "recorded_runs",
@@ -147,7 +148,7 @@ def merge_from(runs: list[tuple[int, int | None]] | None) -> int | None:
 
 def merge(store, on_bucket: Callable[[int, int], None] | None = None, *, first_run: int = 0) -> float:
     """Rewrite the fingerprints table as one run ordered by hash, in the row groups of this
-    attachment (``dbfile.row_group_rows``); the seconds it took. ``on_bucket(done, of)`` after each
+    attachment (``layout.row_group_rows``); the seconds it took. ``on_bucket(done, of)`` after each
     bucket. ``first_run`` (``merge_from``): merge only the runs from that one on, which hold the
     rows of the documents from their smallest recorded id up: those rows are rewritten as one run
     after the others, which stay as they are (a row of an older run with an id that high moves

@@ -22,7 +22,8 @@ from typing import Iterator
 
 import duckdb
 
-from .dbfile import LARGE_ROW_GROUP_ROWS, apply_memory_limit, index_memory_bytes, memory_bytes
+from .dbfile import apply_memory_limit, index_memory_bytes, memory_bytes
+from .layout import LARGE_ROW_GROUP_ROWS
 
 __all__ = ["DeleteRoom", "room_for_deletes", "expect_deletes", "DELETE_ROW_GROUP_BYTES",
            "DELETE_VECTOR_BYTES", "VECTOR_ROWS"]
