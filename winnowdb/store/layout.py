@@ -61,12 +61,16 @@ def row_group_rows(file_bytes: int) -> int:
 def planned_block_bytes(adding_bytes: int = 0) -> int:
     """The block size a new index file is made with, for a first add of ``adding_bytes`` bytes of
     input text: ``SMALL_BLOCK_BYTES`` unless the add will make it large (``LARGE_INDEX_BYTES``)."""
-    planned = int(INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes)))
-    return SMALL_BLOCK_BYTES if planned < LARGE_INDEX_BYTES else LARGE_BLOCK_BYTES
+    return SMALL_BLOCK_BYTES if _index_bytes_of(adding_bytes) < LARGE_INDEX_BYTES else LARGE_BLOCK_BYTES
 
 
 def planned_row_group_rows(path: str, adding_bytes: int = 0) -> int:
     """The rows per row group ``connect_index`` attaches the file ``path`` with (as large as it
     is now) for an add of ``adding_bytes`` bytes of input text."""
     size = os.path.getsize(path) if os.path.exists(path) else 0
-    return row_group_rows(size + int(INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes))))
+    return row_group_rows(size + _index_bytes_of(adding_bytes))
+
+
+def _index_bytes_of(adding_bytes: int) -> int:
+    """About how many bytes of index an add of ``adding_bytes`` bytes of input text makes."""
+    return int(INDEX_BYTES_PER_INPUT_BYTE * max(0, int(adding_bytes)))
