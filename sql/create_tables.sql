@@ -1,4 +1,4 @@
--- create_tables.sql: the tables of a winnowdb index (schema version 9).
+-- create_tables.sql: the tables of a winnowdb index (schema version 10).
 -- Run once when an index is created. Everything a report needs lives here, so an index keeps
 -- working after the original files moved or were deleted.
 --
@@ -46,6 +46,12 @@
 --                      and caps read it (kept by every write: an add or removal counts its
 --                      documents' hashes again, appended in hash order, a large one the whole
 --                      table; `check` counts it again: sql/code_text_df_counted.sql)
+--   documents_removed  documents removed whose fingerprint rows are not all deleted yet, with
+--                      how many rows each had: a removal whose deletes would pin more memory than
+--                      one transaction may (store/purge.py) removes the documents and records
+--                      them here, then deletes their rows a span of hash buckets at a time, a
+--                      checkpoint between; one that was stopped is finished by the next add or
+--                      remove. Every read joins documents, so those rows count nowhere meanwhile
 --
 -- A path has one row in documents (and in documents_pending). add keeps it so: a file's new
 -- version replaces its row in the transaction that indexes it, and one add lists each file once;
@@ -130,6 +136,10 @@ CREATE TABLE boilerplate_hashes (
 CREATE TABLE code_text_df (
     hash BIGINT NOT NULL,
     df INTEGER NOT NULL
+);
+CREATE TABLE documents_removed (
+    doc INTEGER NOT NULL,
+    fingerprints BIGINT NOT NULL
 );
 CREATE TABLE code_text_hashes (
     hash BIGINT NOT NULL,

@@ -2,11 +2,12 @@
 moments so that a test can kill or interrupt it exactly there.
 
 Used by the crash and concurrency tests as the process they kill or interrupt:
-``python crash_child.py add DIR --db X``. Nothing of the product is changed but the batch size,
-the huge-document threshold, and functions ``add`` calls through module attributes, which are
+``python crash_child.py add DIR --db X``. Nothing of the product is changed but the batch size, the
+purge share, the huge-document threshold, and functions ``add`` calls through module attributes, which are
 wrapped (never replaced): ``write_batch`` as the batch writer (``ingest.batches``) and the huge
 path (``ingest.huge``) call it, ``ingest.huge.iter_fingerprints``,
-``store.runs.FingerprintRun.finish``, ``store.runs.insert_part`` and ``store.runs.index_pending``.
+``store.runs.FingerprintRun.finish``, ``store.runs.insert_part``, ``store.runs.index_pending``
+and ``store.purge.delete_span``.
 
 Environment:
 
@@ -14,6 +15,9 @@ Environment:
     smaller batches, so a small corpus has many commit points.
 ``WINNOWDB_TEST_HUGE_CHARS``
     a lower huge-document threshold, so larger files take the segmented path.
+``WINNOWDB_TEST_PURGE_SHARE``
+    ``store.purge.SHARE``: a large one makes a small index's removals delete their fingerprint
+    rows after they commit, a span of buckets at a time.
 ``WINNOWDB_TEST_COMMIT_LOG``
     a file; the paths of each commit's documents are appended to it (one a line) once the
     commit has returned: the documents the index must hold after a kill.
@@ -41,6 +45,9 @@ Environment:
                   documents (``runs.index_pending``)
     ``link``      creating the index: the temporary file is complete and about to be linked
                   into place (the ``os.link`` audit event)
+    ``purge:N``   before the N-th span of a deferred removal's fingerprint rows is deleted
+                  (``store.purge.delete_span``: the documents are removed, their rows of the
+                  spans before are deleted)
     ``exit``      the command is done (the index is closed), the process is about to exit
 
     ``HOLD_DIR/exit`` is always written at exit (JSON: the exit status, the kind of each commit
@@ -57,7 +64,7 @@ import threading
 
 from winnowdb.ingest import batches, huge
 from winnowdb.ingest import pipeline as indexer
-from winnowdb.store import buckets, runs
+from winnowdb.store import buckets, purge, runs
 
 indexer.BATCH_BYTES = int(os.environ.get("WINNOWDB_TEST_BATCH_BYTES", indexer.BATCH_BYTES))
 if os.environ.get("WINNOWDB_TEST_HUGE_CHARS"):  # let a few files take the segmented path
@@ -218,6 +225,23 @@ def held_index_pending(store, update, tallies, **kwargs):
 
 
 runs.index_pending = held_index_pending
+# a removal whose fingerprint deletes would pin more than 1 / SHARE of the memory limit deletes
+# them after it commits, a span of buckets at a time (store/purge.py): a large share makes a small
+# index's removals take that way
+if os.environ.get("WINNOWDB_TEST_PURGE_SHARE"):
+    purge.SHARE = int(os.environ["WINNOWDB_TEST_PURGE_SHARE"])
+delete_span = purge.delete_span
+
+
+def held_delete_span(store, span, rows, **kwargs):
+    with lock:
+        state["purged"] = state.get("purged", 0) + 1
+        n = state["purged"]
+    hold(f"purge:{n}", span=list(span))
+    return delete_span(store, span, rows, **kwargs)
+
+
+purge.delete_span = held_delete_span
 
 
 def audit(event: str, args) -> None:

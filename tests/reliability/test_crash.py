@@ -1,5 +1,6 @@
 """Crash safety: ``add`` killed with SIGKILL loses nothing that committed, and running the same
-``add`` again gives exactly the index an uninterrupted run gives. Ctrl-C stops cleanly with one
+``add`` again gives exactly the index an uninterrupted run gives; a ``remove`` killed while it
+deletes its rows after its commit is finished by the next write. Ctrl-C stops cleanly with one
 line saying what was saved.
 
 The killed process is the real CLI (``crash_child.py``) with small batches (so the corpus has
@@ -28,7 +29,7 @@ import pytest
 
 from winnowdb.store.check import check_index
 
-from .reliability_helpers import HeldChild, content_differences, indexed_paths, run
+from .reliability_helpers import HeldChild, content_differences, indexed_paths, raw_sql, run
 
 KILLS = 20
 NO_DIFFERENCE = {"documents": 0, "fingerprints": 0, "texts": 0}
@@ -213,6 +214,41 @@ def test_sigkill_while_creating_the_index(crash_corpus, tmp_path):
         assert r.stdout.startswith("200 added"), r.stdout
         assert check_index(db).ok
         assert not [p.name for p in tmp_path.iterdir() if ".creating-" in p.name]
+
+
+def test_sigkill_while_a_removal_deletes_its_rows(crash_corpus, tmp_path):
+    # A removal whose fingerprint rows are deleted after it commits, a span of buckets at a time
+    # (store/purge.py; a large share makes this small index's removal take that way), killed
+    # between two spans: its documents are gone, reads answer as an index whose removal finished,
+    # `check` passes and notes the rows left, and the next remove deletes them.
+    one = crash_corpus / "docs" / "part000"
+    db, ref = tmp_path / "killed.duckdb", tmp_path / "ref.duckdb"
+    assert run(["add", one, "--db", db]).returncode == 0
+    shutil.copyfile(db, ref)
+    files = sorted(one.iterdir())
+    gone, later = files[::5], files[1]
+    assert run(["remove", *gone, "--db", ref]).returncode == 0
+    env = dict(child_env(tmp_path / "log"), WINNOWDB_TEST_PURGE_SHARE="1000000000")
+    child = HeldChild(["remove", *gone, "--db", db], env=env, hold_dir=tmp_path / "hold", holds=["purge:3"])
+    child.wait_held("purge:3")
+    child.send(signal.SIGKILL)
+    child.finish()
+    report = check_index(db)
+    assert report.ok, report.to_dict()
+    assert any("removed documents still have fingerprint rows" in n for n in report.notes), report.notes
+    assert content_differences(db, ref) == NO_DIFFERENCE
+    for args in (["pairs", "--top", "0", "-f", "csv"], ["query", files[2], "-f", "json", "--top", "0"]):
+        mine, theirs = run([*args, "--db", db]), run([*args, "--db", ref])
+        assert mine.returncode == theirs.returncode == 0, mine.stderr + theirs.stderr
+        assert mine.stdout.replace(str(db), str(ref)) == theirs.stdout
+    for index in (db, ref):
+        assert run(["remove", later, "--db", index]).returncode == 0
+    report = check_index(db)
+    assert report.ok and not any("removed documents" in n for n in report.notes), report.to_dict()
+    orphans = raw_sql(db, "SELECT COUNT(*) FROM fingerprints f WHERE NOT EXISTS "
+                          "(SELECT 1 FROM documents d WHERE d.doc = f.doc)")
+    assert orphans == [(0,)] and raw_sql(db, "SELECT COUNT(*) FROM documents_removed") == [(0,)]
+    assert content_differences(db, ref) == NO_DIFFERENCE
 
 
 def interrupted_message(err: str) -> tuple[int, int]:

@@ -47,7 +47,7 @@ def index(tmp_path):
 
 def test_the_index_records_its_schema_version(index):
     settings = dict(raw_sql(index, "SELECT key, value FROM settings"))
-    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "9"
+    assert settings["schema_version"] == str(store_mod.SCHEMA_VERSION) == "10"
     assert settings["hash_version"] and settings["created_by"].startswith("winnowdb ")
     assert not BOOKKEEPING & set(settings)  # the user-facing settings hold settings only
     meta = dict(raw_sql(index, "SELECT key, value FROM meta"))
@@ -382,10 +382,17 @@ def _class(folder: Path, n: int, first: int = 0) -> Path:
     return folder
 
 
+def _age_to_schema_9(db: Path) -> None:
+    """Make ``db`` what schema 9 stored: no table of removed documents whose rows are still stored."""
+    raw_sql(db, "DROP TABLE documents_removed", "UPDATE settings SET value = '9' WHERE key = 'schema_version'")
+
+
 def _age_to_schema_8(db: Path) -> None:
-    """Make ``db`` what schema 8 stored: the text family's document frequencies a view, not a table."""
+    """Make ``db`` what schema 8 stored: the text family's document frequencies a view, not a table
+    (and nothing of schema 10)."""
     from winnowdb.store import sqlfiles
 
+    _age_to_schema_9(db)
     raw_sql(db, "DROP VIEW IF EXISTS pairs", "DROP VIEW IF EXISTS code_text_max_df", "DROP TABLE code_text_df",
             f"CREATE VIEW code_text_df AS {sqlfiles.load('code_text_df_counted')}",
             "UPDATE settings SET value = '8' WHERE key = 'schema_version'")
@@ -697,6 +704,31 @@ def test_a_schema_8_index_keeps_the_text_family_frequencies_and_reads_the_same(t
     assert run(["add", code, "--db", db]).returncode == 0
     assert run(["check", "--db", db]).returncode == 0
     assert raw_sql(db, "SELECT COUNT(*) FROM code_text_df WHERE df >= 2")[0][0] > 0
+
+
+def test_a_schema_9_index_gets_the_table_of_removed_documents_and_reads_the_same(tmp_path):
+    # schema 10 records the removed documents whose fingerprint rows are deleted after the removal
+    # commits (store/purge.py); a read-only open of a schema 9 index asks for the upgrade
+    import json
+
+    db = tmp_path / "old.duckdb"
+    essays = _class(tmp_path / "essays", 6)
+    assert run(["add", essays, "--db", db]).returncode == 0
+    some = sorted(essays.iterdir())[0]
+    r = run(["query", some, "--db", db, "-f", "json"])
+    assert r.returncode == 0, r.stderr
+    hits, pairs = json.loads(r.stdout), _pairs_by_name(db)
+    _age_to_schema_9(db)
+    r = run(["query", some, "--db", db])
+    assert r.returncode != 0 and "winnowdb upgrade" in r.stderr, r.stderr
+    r = run(["upgrade", "--db", db])
+    assert r.returncode == 0 and f"upgraded from schema version 9 to {NOW}" in r.stdout, r.stdout + r.stderr
+    assert raw_sql(db, "SELECT COUNT(*) FROM documents_removed") == [(0,)]
+    r = run(["query", some, "--db", db, "-f", "json"])
+    assert r.returncode == 0 and json.loads(r.stdout) == hits, r.stderr
+    assert _pairs_by_name(db) == pairs
+    assert run(["remove", some, "--db", db]).returncode == 0
+    assert run(["check", "--db", db]).returncode == 0
 
 
 def test_a_lost_path_index_is_reported_by_check_and_made_again_by_upgrade(tmp_path):

@@ -19,6 +19,7 @@ from typing import Callable
 
 from ..settings import digest_width, text_normalizer
 from ..store.layout import ROW_GROUP_ROWS
+from ..store.purge import purge
 from ..store.runs import FingerprintRun
 from ..store.writes import bulk_writes, record_times
 from .batches import AddSummary, Batch, BatchWriter
@@ -73,6 +74,7 @@ def add_paths(store, paths: list[str], *, label: str | None = None, boilerplate:
     t0 = time.perf_counter()
     # an index this winnowdb cannot read text for, or digest it as it did: say so first
     digest_width(store.settings, text_normalizer(store.settings))
+    purge(store)  # the fingerprint rows a removal that was stopped left (store/purge.py)
     fold_pending(store)  # what an add that was killed committed, stored before anything new
     summary = AddSummary()
     kind = "boilerplate" if boilerplate else "document"

@@ -245,6 +245,7 @@ def check_index(path: str | os.PathLike) -> CheckReport:
         _note_stale_clusters(report, con)
         _note_unstored_texts(report, con)
         _note_pending(report, con)
+        _note_removed(report, con)
         _note_unrecorded_runs(report, con)
         return report
     except duckdb.Error as exc:
@@ -352,6 +353,20 @@ def _note_pending(report: CheckReport, con) -> None:
                             "committed by an add that was stopped before it stored their fingerprints: "
                             "queries do not see them yet; the next `winnowdb add` stores them from their "
                             "texts")
+
+
+def _note_removed(report: CheckReport, con) -> None:
+    import duckdb
+
+    try:
+        documents, rows = con.execute(sqlfiles.load("documents_removed_rows")).fetchall()[0]
+    except duckdb.Error:
+        return
+    if documents:
+        report.notes.append(f"{documents} removed document{'s' if documents != 1 else ''} still "
+                            f"{'have' if documents != 1 else 'has'} fingerprint rows stored (a `remove` that "
+                            "deletes them after it commits was stopped): no read counts them; the next "
+                            "`winnowdb add` or `remove` deletes them")
 
 
 def _first_line(exc: Exception) -> str:

@@ -25,7 +25,7 @@ import duckdb
 from .dbfile import apply_memory_limit, index_memory_bytes, memory_bytes
 from .layout import LARGE_ROW_GROUP_ROWS
 
-__all__ = ["DeleteRoom", "room_for_deletes", "expect_deletes", "DELETE_ROW_GROUP_BYTES",
+__all__ = ["DeleteRoom", "room_for_deletes", "expect_deletes", "weighing_room", "DELETE_ROW_GROUP_BYTES",
            "DELETE_VECTOR_BYTES", "VECTOR_ROWS"]
 
 #: what DuckDB pins, until a transaction that deletes rows ends, for each row group of a table it
@@ -144,3 +144,12 @@ def expect_deletes(store, table: str, rows: int | None) -> None:
     room = _open.get(_key(store))
     if room is not None:
         room.expect(table, rows)
+
+
+def weighing_room(store) -> DeleteRoom | None:
+    """The room open for the index's transaction, else a new one that is not opened: to weigh
+    what deletes would pin (``DeleteRoom.pinned_bytes``) against the most it can raise the limit
+    to (``DeleteRoom.cap``). None on a read-only or in-memory index."""
+    if store.read_only or store.is_memory:
+        return None
+    return _open.get(_key(store)) or DeleteRoom(store)

@@ -37,7 +37,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import merge, sqlfiles, stats
+from . import merge, purge, sqlfiles, stats
 from .buckets import BUCKETS, bucket_of, sort_key, spans
 from .interrupts import is_interrupt
 from .room import room_for_deletes
@@ -192,6 +192,7 @@ class FingerprintRun:
         finally:
             self.close()
         store.refresh_settings()
+        purge.purge(store)  # the rows of the older versions replaced, where their removal deferred them
         first_run = merge.merge_from(merge.recorded_run_docs(store.connection))
         if first_run is not None:
             # everything is stored and counted by now: a Ctrl-C stops the merge alone, which

@@ -27,7 +27,7 @@ __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "VIEWS_DIGEST", "META_KEYS", "RUNS_KE
            "create_views", "check_version", "read_settings", "write_setting", "remove_setting", "read_meta",
            "write_meta", "stale_code_count", "upgrade", "restore_path_index", "fill_text_df"]
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 
 def _v1_to_v2(con) -> None:
@@ -67,6 +67,10 @@ def _v8_to_v9(con) -> None:
     fill_text_df(con)
 
 
+def _v9_to_v10(con) -> None:
+    con.execute(sqlfiles.load("migrate_9_to_10"))
+
+
 def fill_text_df(con) -> None:
     """Count ``code_text_df`` again from the text family's rows (inside the caller's transaction):
     a write that changes the documents or their text family ends here, or in ``text_df``, which
@@ -90,12 +94,13 @@ def fill_text_df(con) -> None:
 #: 6 -> 7: the fingerprints' spans in the original text dropped (``sql/migrate_6_to_7.sql``);
 #: 7 -> 8: an index on the documents' paths (``sql/migrate_7_to_8.sql``); 8 -> 9: the text family's
 #: document frequencies kept in the table code_text_df, a view before (``sql/migrate_8_to_9.sql``,
-#: filled by ``fill_text_df``). A later step that
+#: filled by ``fill_text_df``); 9 -> 10: the removed documents whose fingerprint rows are still to
+#: be deleted (``sql/migrate_9_to_10.sql``, ``store/purge.py``). A later step that
 #: drops, renames or retypes a column of documents drops ``documents_path`` first and makes it
 #: again (DuckDB refuses those on a table an index depends on; ADD COLUMN works).
 MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {
     1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7,
-    7: _v7_to_v8, 8: _v8_to_v9}
+    7: _v7_to_v8, 8: _v8_to_v9, 9: _v9_to_v10}
 
 #: meta key holding a digest of the SQL of the views stored in the index (``create_views``)
 VIEWS_DIGEST = "views_digest"

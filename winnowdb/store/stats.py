@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import sqlfiles, text_df
+from . import purge, sqlfiles, text_df
 from .buckets import span_range
 from .room import expect_deletes
 from .schema import COMMON_KEY, read_meta, write_meta
@@ -304,10 +304,11 @@ class Update:
 
 
 def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarray:
-    """Delete documents inside the caller's transaction, with their fingerprints and texts, and
-    the statistics of their hashes counted again. ``rewritten``: the same documents are written
-    again under the same ids (``upgrade``): only their fingerprints go (their rows, texts and
-    clusters rows stay). Returns the hashes of their text family whose ``code_text_df`` the
+    """Delete documents inside the caller's transaction, with their fingerprints (or, where their
+    deletes would pin too much memory, recorded for ``purge.purge``, which the caller runs after
+    the commit) and texts, and the statistics of their hashes counted again. ``rewritten``: the
+    same documents are written again under the same ids (``upgrade``): only their fingerprints go
+    (their rows, texts and clusters rows stay). Returns the hashes of their text family whose ``code_text_df`` the
     caller's ``remember_default_max_df`` counts again once every change of its transaction is
     made: none when ``rewritten``, or when they are ordinary and every document of their
     submissions (``text_df.shrink`` takes them away here)."""
@@ -320,7 +321,8 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarr
     con = store.connection
     with store.relations(gone_docs={"doc": docs}):
         documents, fingerprints, text_family = store.rows("gone_document_rows")[0]
-        expect_deletes(store, "fingerprints", fingerprints)
+        later = not rewritten and purge.deferred(store, fingerprints)  # rows deleted after the commit
+        expect_deletes(store, "fingerprints", 0 if later else fingerprints)
         if not rewritten:
             for table in ("documents", "document_texts", "clusters"):
                 expect_deletes(store, table, documents)
@@ -337,7 +339,7 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarr
             before = _df_of(store, touched)[0].shape[0]
         if text_delta is not None:
             text_df.shrink(store, text_delta)
-        con.execute(sqlfiles.load("delete_fingerprints_of"))
+        con.execute(sqlfiles.load("documents_removed_insert" if later else "delete_fingerprints_of"))
         if not rewritten:
             con.execute(sqlfiles.load("delete_documents"))
             if "clusters" in store.table_names():

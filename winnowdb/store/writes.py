@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from . import sqlfiles, stats
+from . import purge, sqlfiles, stats
 from .dbfile import memory_bytes
 from .room import room_for_deletes
 
@@ -101,12 +101,14 @@ def record_times(store, times: dict[int, tuple[int, int]]) -> None:
 
 def remove_documents(store, docs: list[int]) -> None:
     """Delete documents (their texts, fingerprints and clusters rows) in one transaction, the
-    statistics of their hashes counted again."""
-    if not docs:
-        return
-    import numpy as np
+    statistics of their hashes counted again. The fingerprint rows of many documents are deleted
+    after that commit, a span of hash buckets at a time (``purge``), with any an earlier removal
+    that was stopped left."""
+    if docs:
+        import numpy as np
 
-    with room_for_deletes(store), store.transaction():
-        text_gone = stats.remove_rows(store, np.asarray(docs, dtype=np.int32))
-        stats.remember_default_max_df(store, text_gone)
-    store.refresh_settings()
+        with room_for_deletes(store), store.transaction():
+            text_gone = stats.remove_rows(store, np.asarray(docs, dtype=np.int32))
+            stats.remember_default_max_df(store, text_gone)
+        store.refresh_settings()
+    purge.purge(store)
