@@ -86,14 +86,17 @@ def purge(store, on_span: Callable[[int, int], None] | None = None) -> int:
     import duckdb
 
     _checkpoint(store, duckdb)  # lets go of what the removal's own deletes pinned
-    room = weighing_room(store)
-    assert room is not None
-    spans = spans_for(room.pinned_bytes("fingerprints", rows), budget(room))
-    for i, span in enumerate(spans):
-        delete_span(store, span, math.ceil(rows / len(spans)), last=i == len(spans) - 1)
-        _checkpoint(store, duckdb)
-        if on_span is not None:
-            on_span(i + 1, len(spans))
+    # one room for every span (each span's transaction takes it): it counts the table's row
+    # groups once (pragma_storage_info: 0.6 s at 1,000,000 documents), where a room per span
+    # counted them again for each
+    with room_for_deletes(store) as room:
+        assert room is not None
+        spans = spans_for(room.pinned_bytes("fingerprints", rows), budget(room))
+        for i, span in enumerate(spans):
+            delete_span(store, span, math.ceil(rows / len(spans)), last=i == len(spans) - 1)
+            _checkpoint(store, duckdb)
+            if on_span is not None:
+                on_span(i + 1, len(spans))
     return documents
 
 
