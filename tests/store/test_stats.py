@@ -146,6 +146,10 @@ def test_kept_statistics_equal_a_count_after_every_kind_of_write(corpus, tmp_pat
     step("code added", lambda idx: idx.add([corpus / "code"]))
     assert _kept(db)["shared"] and _kept(db)["boilerplate"], "nothing shared: the steps would check nothing"
     step("documents removed", lambda idx: idx.remove([corpus / "e1.txt", corpus / "team" / "bob" / "b.txt"]))
+    # a file whose hashes another file of its submission holds too: the submission keeps them
+    (corpus / "team" / "ann" / "d.txt").write_text((corpus / "team" / "ann" / "b.txt").read_text())
+    step("a second copy in a submission", lambda idx: idx.add([corpus / "team"], submission_depth=1))
+    step("one of two copies in a submission removed", lambda idx: idx.remove([corpus / "team" / "ann" / "d.txt"]))
     step("boilerplate removed", lambda idx: idx.remove([corpus / "bp" / "header.txt"]))
     step("most documents removed", lambda idx: idx.remove(
         [corpus / "copy0.txt", corpus / "mix12.txt"] + [corpus / f"e{i}.txt" for i in (0, 2, 3, 4)]))

@@ -37,7 +37,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import merge, purge, sqlfiles, stats
+from . import merge, purge, removal, sqlfiles, stats
 from .buckets import BUCKETS, bucket_of, sort_key, spans
 from .interrupts import is_interrupt
 from .room import room_for_deletes
@@ -281,7 +281,7 @@ class FingerprintRun:
             new_docs = np.asarray(rewritten["doc"], dtype=np.int32)
             update = stats.Update(store, new_docs, replaced=np.empty(0, np.int32), rewritten=True)
             update.before()
-            stats.remove_rows(store, new_docs, rewritten=True)
+            removal.remove_rows(store, new_docs, rewritten=True)
             with store.relations(rewritten_documents=rewritten):
                 con.execute(sqlfiles.load("rewritten_documents_update"))
             keep = _DocSet(new_docs)
@@ -323,7 +323,7 @@ def index_pending(store, update: stats.Update, tallies: "Tallies", run_rows: int
     with room_for_deletes(store, {"documents_pending": None}), store.transaction() as con:
         result.documents = int(update.new_docs.shape[0])  # the pending documents, read by the caller
         result.replaced = int(update.replaced.shape[0])
-        update.text_gone = stats.remove_rows(store, update.replaced)
+        update.text_gone = removal.remove_rows(store, update.replaced)
         for span in tallies.spans():  # while the documents are pending, their rows do not count
             update.apply(span, tallies.get(span))
         con.execute(sqlfiles.load("pending_documents_move"))

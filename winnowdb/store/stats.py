@@ -19,21 +19,22 @@ one), so a bucket of new rows needs the counts of its hashes among the stored ro
 others, each in one submission at most (one query that DuckDB's zone maps keep to that bucket's
 range of hashes: rows are stored ordered by hash, ``runs``; none when the index holds no
 ordinary document yet).
-Everything else -- documents removed or replaced, a new file of an existing submission, code
-fingerprinted again -- has the counts of the hashes it touches counted again exactly from the
-stored rows.
+Removing (or replacing) ordinary documents that are every document of their submissions only
+takes away from the counts of their hashes (``removal``). Everything else -- other removals and
+replacements, a new file of an existing submission, code fingerprinted again -- has the counts
+of the hashes it touches counted again exactly from the stored rows.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import purge, sqlfiles, text_df
+from . import sqlfiles, text_df
 from .buckets import span_range
 from .room import expect_deletes
 from .schema import COMMON_KEY, read_meta, write_meta
 
-__all__ = ["Update", "Tally", "remove_rows", "default_max_df", "remember_default_max_df", "common_floor",
+__all__ = ["Update", "Tally", "df_of", "replace_shared", "default_max_df", "remember_default_max_df", "common_floor",
            "NO_COMMON_FLOOR", "SHARED_BATCH_ROWS"]
 
 #: the ``common_floor`` of an index whose common_hashes serves no max-df: above any max-df, so the
@@ -49,7 +50,7 @@ def _hashes(values) -> dict:
     return {"hash": np.asarray(values, dtype=np.int64)}
 
 
-def _df_of(store, hashes: np.ndarray, low: int | None = None, high: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def df_of(store, hashes: np.ndarray, low: int | None = None, high: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(hash, df) over the stored ordinary documents, for those of ``hashes`` stored at all."""
     import numpy as np
 
@@ -62,7 +63,7 @@ def _df_of(store, hashes: np.ndarray, low: int | None = None, high: int | None =
     return got["hash"].astype(np.int64), got["df"].astype(np.int64)
 
 
-def _replace_shared(store, hashes: np.ndarray, df_hash: np.ndarray, df: np.ndarray, low: int, high: int,
+def replace_shared(store, hashes: np.ndarray, df_hash: np.ndarray, df: np.ndarray, low: int, high: int,
                     later: list | None = None) -> None:
     """``shared_hashes`` rows of ``hashes`` replaced by those of (df_hash, df) with df >= 2.
     ``later``: the new rows are appended to it instead, for ``_insert_shared`` to insert with
@@ -241,7 +242,7 @@ class Update:
             df[at_old] += old_df
             self.delta += int(u.shape[0] - old_h.shape[0])
             touched_before = old_h[old_df >= 2]
-            _replace_shared(store, touched_before, u, df, low, high, later=self._new_shared)
+            replace_shared(store, touched_before, u, df, low, high, later=self._new_shared)
             if sum(h.shape[0] for h, _ in self._new_shared) >= SHARED_BATCH_ROWS:
                 self.flush()
         if exact.shape[0]:
@@ -252,7 +253,7 @@ class Update:
                 store.connection.execute(sqlfiles.load("boilerplate_hashes_insert"), {"low": low, "high": high})
 
     def _stored_df(self, hashes: np.ndarray, low: int, high: int) -> tuple[np.ndarray, np.ndarray]:
-        """``_df_of`` the stored rows, not read when ``before`` found no ordinary document: the df
+        """``df_of`` the stored rows, not read when ``before`` found no ordinary document: the df
         kept in ``shared_hashes`` where there is one (this add has not touched the span's rows of
         it yet: ``apply`` replaces them after this read), the stored rows counted for the others
         (each in one submission at most, so few rows; a hash in thousands of documents is never
@@ -277,9 +278,9 @@ class Update:
         if span not in self._pending_exact:
             return
         exact, before, low, high = self._pending_exact.pop(span)
-        after_h, after_df = _df_of(self.store, exact, low, high)
+        after_h, after_df = df_of(self.store, exact, low, high)
         self.delta += int(after_h.shape[0] - before)
-        _replace_shared(self.store, exact, after_h, after_df, low, high)
+        replace_shared(self.store, exact, after_h, after_df, low, high)
 
     def after(self) -> None:
         store = self.store
@@ -301,62 +302,6 @@ class Update:
             else:
                 touched = np.union1d(gone, new["hash"])
         remember_default_max_df(store, touched)
-
-
-def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarray:
-    """Delete documents inside the caller's transaction, with their fingerprints (or, where their
-    deletes would pin too much memory, recorded for ``purge.purge``, which the caller runs after
-    the commit) and texts, and the statistics of their hashes counted again. ``rewritten``: the
-    same documents are written again under the same ids (``upgrade``): only their fingerprints go
-    (their rows, texts and clusters rows stay). Returns the hashes of their text family whose ``code_text_df`` the
-    caller's ``remember_default_max_df`` counts again once every change of its transaction is
-    made: none when ``rewritten``, or when they are ordinary and every document of their
-    submissions (``text_df.shrink`` takes them away here)."""
-    import numpy as np
-
-    docs = np.asarray(docs, dtype=np.int32)
-    text_gone = np.empty(0, np.int64)
-    if docs.shape[0] == 0:
-        return text_gone
-    con = store.connection
-    with store.relations(gone_docs={"doc": docs}):
-        documents, fingerprints, text_family = store.rows("gone_document_rows")[0]
-        later = not rewritten and purge.deferred(store, fingerprints)  # rows deleted after the commit
-        expect_deletes(store, "fingerprints", 0 if later else fingerprints)
-        if not rewritten:
-            for table in ("documents", "document_texts", "clusters"):
-                expect_deletes(store, table, documents)
-            expect_deletes(store, "code_text_hashes", text_family)
-        kinds = store.columns("gone_document_kinds")
-        touched = store.columns("gone_hashes")["hash"].astype(np.int64)
-        ordinary = kinds["doc"].shape[0] == docs.shape[0] and bool((kinds["kind"] == "document").all())
-        text_delta = text_df.counts(store, docs) if not rewritten and text_family else None
-        if text_delta is not None and not (ordinary and store.value("gone_documents_alone")):
-            text_gone, text_delta = text_delta["hash"], None  # counted again by the caller
-        if ordinary:
-            before = touched.shape[0]  # an ordinary document's hashes: each stored for one, at least
-        else:  # boilerplate among them: its hashes may be in no ordinary document
-            before = _df_of(store, touched)[0].shape[0]
-        if text_delta is not None:
-            text_df.shrink(store, text_delta)
-        con.execute(sqlfiles.load("documents_removed_insert" if later else "delete_fingerprints_of"))
-        if not rewritten:
-            con.execute(sqlfiles.load("delete_documents"))
-            if "clusters" in store.table_names():
-                con.execute(sqlfiles.load("delete_cluster_rows"))
-            top = int(docs.max())
-            old = con.execute(sqlfiles.load("max_removed_doc")).fetchall()[0][0]
-            if old is None or top > int(old):
-                write_meta(con, "max_removed_doc", top)
-    after_h, after_df = _df_of(store, touched)
-    if touched.shape[0]:
-        _replace_shared(store, touched, after_h, after_df, int(touched.min()), int(touched.max()))
-        meta = read_meta(con)
-        write_meta(con, "distinct_hashes", int(meta.get("distinct_hashes", 0)) + int(after_h.shape[0] - before))
-    if (kinds["kind"] == "boilerplate").any():
-        expect_deletes(store, "boilerplate_hashes", None)
-        con.execute(sqlfiles.load("boilerplate_hashes_rebuild"))
-    return text_gone
 
 
 def remember_default_max_df(store, text_hashes: np.ndarray | None = None) -> None:

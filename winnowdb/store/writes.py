@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from . import purge, sqlfiles, stats
+from . import purge, removal, sqlfiles, stats
 from .dbfile import memory_bytes
 from .room import room_for_deletes
 
@@ -108,7 +108,7 @@ def remove_documents(store, docs: list[int]) -> None:
         import numpy as np
 
         with room_for_deletes(store), store.transaction():
-            text_gone = stats.remove_rows(store, np.asarray(docs, dtype=np.int32))
+            text_gone = removal.remove_rows(store, np.asarray(docs, dtype=np.int32))
             stats.remember_default_max_df(store, text_gone)
         store.refresh_settings()
     purge.purge(store)
