@@ -16,8 +16,8 @@ Environment:
 ``WINNOWDB_TEST_HUGE_CHARS``
     a lower huge-document threshold, so larger files take the segmented path.
 ``WINNOWDB_TEST_PURGE_SHARE``
-    ``store.purge.SHARE``: a large one makes a small index's removals delete their fingerprint
-    rows after they commit, a span of buckets at a time.
+    ``store.purge.DEFER_SHARE`` and ``SPAN_SHARE``: a large one makes a small index's removals
+    delete their fingerprint rows after they commit, a span of buckets at a time.
 ``WINNOWDB_TEST_COMMIT_LOG``
     a file; the paths of each commit's documents are appended to it (one a line) once the
     commit has returned: the documents the index must hold after a kill.
@@ -225,11 +225,11 @@ def held_index_pending(store, update, tallies, **kwargs):
 
 
 runs.index_pending = held_index_pending
-# a removal whose fingerprint deletes would pin more than 1 / SHARE of the memory limit deletes
-# them after it commits, a span of buckets at a time (store/purge.py): a large share makes a small
-# index's removals take that way
+# a removal whose fingerprint deletes would pin more than 1 / DEFER_SHARE of the memory limit
+# deletes them after it commits, a span of buckets at a time (store/purge.py): a large share makes
+# a small index's removals take that way
 if os.environ.get("WINNOWDB_TEST_PURGE_SHARE"):
-    purge.SHARE = int(os.environ["WINNOWDB_TEST_PURGE_SHARE"])
+    purge.DEFER_SHARE = purge.SPAN_SHARE = int(os.environ["WINNOWDB_TEST_PURGE_SHARE"])
 delete_span = purge.delete_span
 
 

@@ -97,7 +97,8 @@ def test_a_deferred_removal_leaves_the_index_a_removal_in_one_transaction_leaves
         _changed(corpus, names)
     change(a)  # the memory limit allows these deletes in one transaction
     assert spans == []
-    monkeypatch.setattr(purge, "SHARE", 10**9)  # now it allows almost none
+    for name in ("DEFER_SHARE", "SPAN_SHARE"):  # now the limit allows almost no deletes
+        monkeypatch.setattr(purge, name, 10**9)
     change(b)
     assert spans == [(p, p) for p in range(BUCKETS)]  # a bucket per span, all of them, in order
     assert _tables(b) == _tables(a)
@@ -110,7 +111,8 @@ def test_reads_ignore_the_rows_a_stopped_removal_left_and_the_next_write_deletes
     gone = [corpus / f"e{i:02d}.txt" for i in range(0, 40, 4)]
     with winnowdb.open(a) as idx:  # the reference: removed in one transaction
         idx.remove(gone)
-    monkeypatch.setattr(purge, "SHARE", 10**9)
+    for name in ("DEFER_SHARE", "SPAN_SHARE"):
+        monkeypatch.setattr(purge, name, 10**9)
     real, calls = purge.delete_span, []
 
     def stopped(store, span, rows, **kwargs):  # a Ctrl-C before the third span

@@ -7,18 +7,19 @@ nearly every vector: 10,000 documents of a 1,000,000-document index pinned ~9 GB
 transaction that removed them, and failed with DuckDB's out-of-memory error on this 24 GB
 machine's default limit (bench/RESULTS.md, Scale).
 
-A removal whose fingerprint deletes would pin more than ``budget`` (a ``SHARE``-th of the most its
-room can raise DuckDB's limit to) is *deferred* (``deferred``): its transaction removes the
-documents, their texts and other rows, and counts the statistics again as ever, but records the
-documents in ``documents_removed`` (``record``) instead of deleting their fingerprint rows. Every
-read joins ``documents``, so those rows count nowhere from that commit on, as a pending
-document's rows count nowhere. Once it commits, ``purge`` deletes the rows in spans of
-consecutive hash buckets (``buckets``), each span a transaction that pins about a ``budget`` at
-most, a checkpoint after each (which writes the deletes and lets go of what they pinned); the
-last span's transaction forgets the documents. A removal stopped before that (killed, Ctrl-C,
-an error) has removed its documents all the same; the next add or remove purges what is left
-(``purge`` at its start), and ``check`` notes it until then. Ids are never given again
-(``next_doc_id.sql``), so a new document never owns such a row.
+A removal whose fingerprint deletes would pin more than half the most its room can raise DuckDB's
+limit to (``budget``, ``DEFER_SHARE``) is *deferred* (``deferred``): its transaction removes the
+documents, their texts and other rows, and brings the statistics up to date as ever
+(``removal``), but records the documents in ``documents_removed`` (``record``) instead of
+deleting their fingerprint rows. Every read joins ``documents``, so those rows count nowhere
+from that commit on, as a pending document's rows count nowhere. Once it commits, ``purge``
+deletes the rows in spans of consecutive hash buckets (``buckets``), each span a transaction
+that pins about a quarter of that limit at most (``SPAN_SHARE``), a checkpoint after each
+(which writes the deletes and lets go of what they pinned); the last span's transaction forgets
+the documents. A removal stopped before that (killed, Ctrl-C, an error) has removed its
+documents all the same; the next add or remove purges what is left (``purge`` at its start),
+and ``check`` notes it until then. Ids are never given again (``next_doc_id.sql``), so a new
+document never owns such a row.
 """
 from __future__ import annotations
 
@@ -29,29 +30,32 @@ from . import sqlfiles
 from .buckets import BUCKETS, span_range
 from .room import DeleteRoom, room_for_deletes, weighing_room
 
-__all__ = ["SHARE", "FALLBACK_BUDGET", "budget", "deferred", "record", "spans_for", "pending_rows", "purge",
-           "delete_span"]
+__all__ = ["DEFER_SHARE", "SPAN_SHARE", "FALLBACK_LIMIT", "budget", "deferred", "record", "spans_for",
+           "pending_rows", "purge", "delete_span"]
 
-#: a deferred removal's spans each pin at most about this share of the memory limit (1 / SHARE):
-#: measured at 1,000,000 documents under a 2 GB limit, spans of 1/16 of the table (~0.56 GB
-#: pinned, as ``room`` weighs it) deleted 10,000 documents' 4M rows, peaking at 2.2 GB of
-#: process memory; spans of 1/4 (~2.3 GB) failed
-SHARE = 4
-#: the budget where DuckDB's limit is not a size winnowdb set (``room.DeleteRoom.cap`` is None)
-FALLBACK_BUDGET = 2**30
+#: a removal whose fingerprint deletes would pin more than 1 / DEFER_SHARE of the memory limit
+#: deletes them after it commits: 1,000 of 100,000 documents (~1.9 GB, as ``room`` weighs it) are
+#: removed in one transaction under this machine's default limit (5.8 GB): in 2.31 s, where a
+#: deferred removal took 2.57 s (two spans and their checkpoints; bench/RESULTS.md, Scale)
+DEFER_SHARE = 2
+#: each span of a deferred removal pins about 1 / SPAN_SHARE of the limit at most: measured at
+#: 1,000,000 documents under a 2 GB limit, spans of 1/16 of the table (~0.56 GB pinned) deleted
+#: 10,000 documents' 4M rows, peaking at 2.2 GB of process memory; spans of 1/4 (~2.3 GB) failed
+SPAN_SHARE = 4
+#: the limit assumed where DuckDB's is not a size winnowdb set (``room.DeleteRoom.cap`` is None)
+FALLBACK_LIMIT = 4 * 2**30
 
 
-def budget(room: DeleteRoom) -> int:
-    """The most a transaction's fingerprint deletes may pin before a removal is deferred, and
-    what each span of a purge may pin."""
-    return FALLBACK_BUDGET if room.cap is None else max(1, room.cap // SHARE)
+def budget(room: DeleteRoom, share: int) -> int:
+    """A ``share``-th of the most ``room`` can raise DuckDB's memory limit to."""
+    return max(1, (FALLBACK_LIMIT if room.cap is None else room.cap) // share)
 
 
 def deferred(store, rows: int) -> bool:
     """Whether a removal deleting ``rows`` fingerprint rows defers them to ``purge`` (never on a
     read-only or in-memory index)."""
     room = weighing_room(store)
-    return room is not None and rows > 0 and room.pinned_bytes("fingerprints", int(rows)) > budget(room)
+    return room is not None and rows > 0 and room.pinned_bytes("fingerprints", int(rows)) > budget(room, DEFER_SHARE)
 
 
 def record(store) -> None:
@@ -91,7 +95,7 @@ def purge(store, on_span: Callable[[int, int], None] | None = None) -> int:
     # counted them again for each
     with room_for_deletes(store) as room:
         assert room is not None
-        spans = spans_for(room.pinned_bytes("fingerprints", rows), budget(room))
+        spans = spans_for(room.pinned_bytes("fingerprints", rows), budget(room, SPAN_SHARE))
         for i, span in enumerate(spans):
             delete_span(store, span, math.ceil(rows / len(spans)), last=i == len(spans) - 1)
             _checkpoint(store, duckdb)
