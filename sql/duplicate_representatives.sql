@@ -10,10 +10,15 @@
 --                    the set after the index's selection: winnow, all or mod).
 -- Each kind contains the one before: identical => lexically equivalent => fingerprint equivalent.
 -- Fingerprint sets are compared between lexical representatives only. A signature of each set
--- (size, smallest and largest hash, a checksum of residues) proposes a group; each member is then
--- verified against the group's smallest doc by counting the hashes they share, so a signature
--- collision can never put two different sets together. A document without fingerprints (shorter
--- than k units) is fingerprint equivalent only to the documents lexically equivalent to it.
+-- proposes a group: its size (documents.hashes, the distinct hashes counted at add time) and
+-- aggregates that are the same over a set's rows whatever its repeats (the smallest and largest
+-- hash, and of their residues); each member of a group is then verified against the group's
+-- smallest doc by counting the hashes they share, so a signature collision can never put two
+-- different sets together. Only the documents of a group of two or more have their hashes made
+-- distinct: making every row of the index distinct first (a hash table of all of them) took 31 s
+-- and 6.5 GB at 100,000 documents and filled the disk at 1,000,000 (bench/RESULTS.md, Scale).
+-- A document without fingerprints (shorter than k units) is fingerprint equivalent only to the
+-- documents lexically equivalent to it.
 -- No hash is excluded here (not boilerplate, not common ones): these are exact equivalences.
 -- Parameters: none. Columns: doc, path, submission, identical_rep, lexical_rep, fingerprint_rep,
 -- fingerprints (number of distinct stored hashes of the document).
@@ -34,24 +39,34 @@ lexical AS (
     FROM docs
     GROUP BY lexical_key
 ),
+signatures AS (  -- every lexical representative with fingerprints, and its set's signature
+    SELECT f.doc, MIN(f.hash) AS lo, MAX(f.hash) AS hi,
+           MIN(f.hash % 2147483629) AS lo_residue, MAX(f.hash % 2147483629) AS hi_residue
+    FROM fingerprints f
+    JOIN lexical l ON l.rep = f.doc
+    GROUP BY f.doc
+),
+sized AS (
+    SELECT s.*, d.hashes AS n
+    FROM signatures s
+    JOIN documents d ON d.doc = s.doc
+),
+proposed AS (
+    SELECT doc, n, MIN(doc) OVER (PARTITION BY n, lo, hi, lo_residue, hi_residue) AS centre,
+           COUNT(*) OVER (PARTITION BY n, lo, hi, lo_residue, hi_residue) AS members
+    FROM sized
+),
+grouped AS (  -- the documents of a proposed group of two or more
+    SELECT doc, n, centre FROM proposed WHERE members >= 2
+),
 hashes AS (
     SELECT DISTINCT f.doc, f.hash
     FROM fingerprints f
-    JOIN lexical l ON l.rep = f.doc
-),
-signatures AS (
-    SELECT doc, COUNT(*) AS n, MIN(hash) AS lo, MAX(hash) AS hi,
-           SUM(hash % 2147483629) AS checksum
-    FROM hashes
-    GROUP BY doc
-),
-proposed AS (
-    SELECT doc, n, MIN(doc) OVER (PARTITION BY n, lo, hi, checksum) AS centre
-    FROM signatures
+    JOIN grouped g ON g.doc = f.doc
 ),
 verified AS (
     SELECT p.doc, p.centre
-    FROM proposed p
+    FROM grouped p
     JOIN hashes a ON a.doc = p.doc
     JOIN hashes c ON c.doc = p.centre AND c.hash = a.hash
     WHERE p.centre < p.doc
@@ -67,5 +82,5 @@ FROM docs d
 JOIN identical i ON i.content_hash = d.content_hash
 JOIN lexical l ON l.lexical_key = d.lexical_key
 LEFT JOIN verified v ON v.doc = l.rep
-LEFT JOIN signatures s ON s.doc = l.rep
+LEFT JOIN sized s ON s.doc = l.rep
 ORDER BY d.doc
