@@ -215,6 +215,11 @@ def test_cli_query_sketch(related, cli):
     assert res.exit_code == 0 and "sketch_shared" in res.stdout
     res = cli("query", root / "essay.txt", "--db", db, "--sketch", "0")
     assert res.exit_code != 0 and "Traceback" not in res.output
+    # fewer rows shown than found: the rest of the result must not keep the connection busy for
+    # the command's next statement (DuckDB: "connection has an unfinished result")
+    res = cli("query", root / "essay.txt", "--db", db, "--sketch", "100", "--format", "json", "--top", "1")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout) == hits[:1]
     # the plain query keeps its own fields
     res = cli("query", root / "essay.txt", "--db", db, "--format", "json")
     assert res.exit_code == 0 and set(json.loads(res.stdout)[0]) == {"path", "score", "shared", "containment",

@@ -157,8 +157,8 @@ def query_sketch(reader, source: str | os.PathLike, *, s: int = DEFAULT_S, top: 
     side = reader.side(source, language)
     store = reader.store
     with store.relations(query_fingerprints={"hash": side.fingerprints["hash"]}):
-        cur = store.run("sketch_query_hits", s=s, max_df=reader.max_df(max_df),
-                        exclude=side.submission, min_shared=max(1, int(min_shared)))
-        cols = [d[0] for d in cur.description]
-        rows = cur.fetchall() if not top or top <= 0 else cur.fetchmany(int(top))
-    return [dict(zip(cols, r)) for r in rows]
+        # the --top rows by LIMIT, every row fetched: a result left half-read (fetchmany) kept the
+        # connection busy, and the CLI's next statement failed ("unfinished result")
+        return store.records("sketch_query_hits", limit=top if top and top > 0 else None, s=s,
+                             max_df=reader.max_df(max_df), exclude=side.submission,
+                             min_shared=max(1, int(min_shared)))
