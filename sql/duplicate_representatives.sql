@@ -9,14 +9,17 @@
 --   fingerprint_rep  with the same set of stored fingerprint hashes (Broder's "shingle-equivalent";
 --                    the set after the index's selection: winnow, all or mod).
 -- Each kind contains the one before: identical => lexically equivalent => fingerprint equivalent.
--- Fingerprint sets are compared between lexical representatives only. A signature of each set
--- proposes a group: its size (documents.hashes, the distinct hashes counted at add time) and
--- aggregates that are the same over a set's rows whatever its repeats (the smallest and largest
--- hash, and of their residues); each member of a group is then verified against the group's
--- smallest doc by counting the hashes they share, so a signature collision can never put two
--- different sets together. Only the documents of a group of two or more have their hashes made
--- distinct: making every row of the index distinct first (a hash table of all of them) took 31 s
--- and 6.5 GB at 100,000 documents and filled the disk at 1,000,000 (bench/RESULTS.md, Scale).
+-- Fingerprint sets are compared between lexical representatives only, in three steps:
+--   1. a weak signature of each set, from one pass over the raw rows grouped by document: its
+--      size (documents.hashes, the distinct hashes counted at add time) and aggregates a set's
+--      repeats cannot change (its smallest and largest hash, and residue). Equal sets always
+--      have equal weak signatures; near-equal sets (two releases' changelogs) often too;
+--   2. only the documents whose weak signature is shared have their hashes made distinct, and
+--      get a strong one (with a checksum of every hash, as one of them alone changes it);
+--   3. each member of a strong group is verified against the group's smallest doc by counting
+--      the hashes they share, so a collision can never put two different sets together.
+-- Making every row of the index distinct first (a hash table of all of them) took 31 s and
+-- 6.5 GB at 100,000 documents and filled the disk at 1,000,000 (bench/RESULTS.md, Scale).
 -- A document without fingerprints (shorter than k units) is fingerprint equivalent only to the
 -- documents lexically equivalent to it.
 -- No hash is excluded here (not boilerplate, not common ones): these are exact equivalences.
@@ -39,7 +42,7 @@ lexical AS (
     FROM docs
     GROUP BY lexical_key
 ),
-signatures AS (  -- every lexical representative with fingerprints, and its set's signature
+signatures AS (  -- 1. every lexical representative with fingerprints, and its weak signature
     SELECT f.doc, MIN(f.hash) AS lo, MAX(f.hash) AS hi,
            MIN(f.hash % 2147483629) AS lo_residue, MAX(f.hash % 2147483629) AS hi_residue
     FROM fingerprints f
@@ -51,22 +54,28 @@ sized AS (
     FROM signatures s
     JOIN documents d ON d.doc = s.doc
 ),
-proposed AS (
-    SELECT doc, n, MIN(doc) OVER (PARTITION BY n, lo, hi, lo_residue, hi_residue) AS centre,
-           COUNT(*) OVER (PARTITION BY n, lo, hi, lo_residue, hi_residue) AS members
-    FROM sized
-),
-grouped AS (  -- the documents of a proposed group of two or more
-    SELECT doc, n, centre FROM proposed WHERE members >= 2
+shared_weak AS (  -- 2. the documents whose weak signature another one has too
+    SELECT doc
+    FROM (SELECT doc, COUNT(*) OVER (PARTITION BY n, lo, hi, lo_residue, hi_residue) AS members FROM sized) AS w
+    WHERE members >= 2
 ),
 hashes AS (
     SELECT DISTINCT f.doc, f.hash
     FROM fingerprints f
-    JOIN grouped g ON g.doc = f.doc
+    JOIN shared_weak w ON w.doc = f.doc
 ),
-verified AS (
+strong AS (
+    SELECT doc, COUNT(*) AS n, MIN(hash) AS lo, MAX(hash) AS hi, SUM(hash % 2147483629) AS checksum
+    FROM hashes
+    GROUP BY doc
+),
+proposed AS (
+    SELECT doc, n, MIN(doc) OVER (PARTITION BY n, lo, hi, checksum) AS centre
+    FROM strong
+),
+verified AS (  -- 3.
     SELECT p.doc, p.centre
-    FROM grouped p
+    FROM proposed p
     JOIN hashes a ON a.doc = p.doc
     JOIN hashes c ON c.doc = p.centre AND c.hash = a.hash
     WHERE p.centre < p.doc

@@ -147,6 +147,43 @@ def test_fingerprint_equivalence_is_verified_not_guessed(tmp_path):
     assert grouped <= set(fp)
 
 
+def _sql_residue(h: int, p: int) -> int:
+    """``h % p`` as SQL computes it (the remainder takes the sign of ``h``)."""
+    r = abs(h) % p
+    return -r if h < 0 else r
+
+
+def test_sets_alike_at_their_ends_do_not_hide_equal_ones(tmp_path):
+    # Two fingerprint sets can share their size and their smallest and largest hash and residue
+    # and still differ inside (two releases' changelogs do). The smallest document id among such
+    # sets must not stand for the others: two equal sets among them are still found. With k = 1
+    # word and every shingle kept, a document's set is the set of its words' hashes.
+    pool = [f"w{i}" for i in range(40)]
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    for word in pool:
+        (probe / f"{word}.txt").write_text(word + "\n")
+    with winnowdb.open(tmp_path / "probe.duckdb", normalizer="words", selection="all", k=1) as idx:
+        idx.add([probe])
+        hash_of = {Path(p).stem: h for p, h in idx.store.connection.execute(
+            "SELECT d.path, f.hash FROM fingerprints f JOIN documents d ON d.doc = f.doc").fetchall()}
+    by_hash = sorted(pool, key=lambda w: hash_of[w])
+    by_residue = sorted(pool, key=lambda w: _sql_residue(hash_of[w], 2147483629))
+    ends = sorted({by_hash[0], by_hash[-1], by_residue[0], by_residue[-1]})
+    x, y = [w for w in pool if w not in ends][:2]
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text(" ".join(ends + [x]) + "\n")  # the smallest id, another set
+    (corpus / "b.txt").write_text(" ".join(ends + [y]) + "\n")
+    (corpus / "c.txt").write_text(" ".join([y] + ends[::-1] + [y]) + "\n")  # b's set in other words
+    with winnowdb.open(tmp_path / "i.duckdb", normalizer="words", selection="all", k=1) as idx:
+        idx.add([corpus])
+        ids = {Path(p).name: d for d, p in idx.store.connection.execute("SELECT doc, path FROM documents").fetchall()}
+        groups = find_duplicates(idx.reader, ["fingerprint"])
+    assert ids["a.txt"] < min(ids["b.txt"], ids["c.txt"])
+    assert [_names(g) for g in groups] == [["b.txt", "c.txt"]]
+
+
 def test_level_filter_and_bad_level(dup_index):
     _, db = dup_index
     with winnowdb.open(db, read_only=True) as idx:
