@@ -268,3 +268,39 @@ def test_sql_has_no_engine_specific_xor():
         code = code_of(sqlfiles.load(name)).lower()
         assert "xor(" not in code and "^" not in code and ">>" not in code and "<<" not in code
         assert "bit_count(" in code
+
+
+def test_candidates_are_counted_exactly(random_index):
+    # near_duplicate_candidates.sql: per table, the pairs of documents agreeing on its bits
+    from winnowdb.analysis.near_duplicates import choose_layout
+
+    db, sims, _ = random_index
+    layout = choose_layout(3, len(sims), batch=True)
+    masks = layout.columns()
+    u = np.asarray(sims, dtype=np.int64).view(np.uint64)
+    want = 0
+    for mask in np.asarray(masks["mask"], dtype=np.int64).view(np.uint64):
+        _, counts = np.unique(u & mask, return_counts=True)
+        want += int((counts.astype(np.int64) * (counts - 1) // 2).sum())
+    with winnowdb.open(db, read_only=True) as idx, idx.store.relations(simhash_masks=masks):
+        assert int(idx.store.value("near_duplicate_candidates")) == want > 0
+
+
+def test_a_pair_search_of_too_alike_simhashes_is_refused_with_the_way_out(tmp_path, monkeypatch, cli):
+    # documents whose simhashes nearly all coincide make every pair a candidate: the search is
+    # refused in one line, before it forms any pair, and says what to run instead
+    from winnowdb.analysis import near_duplicates
+
+    db = tmp_path / "alike.duckdb"
+    rng = np.random.default_rng(5)
+    base = int(rng.integers(0, 2**63))
+    sims = [signed(base ^ (1 << int(b))) for b in rng.integers(0, 64, size=80)]  # all within 2 bits
+    with winnowdb.open(db) as idx:
+        insert_documents(idx, sims)
+    res = cli("near-dups", "--db", db, "--format", "csv", "--top", "0")
+    assert res.exit_code == 0 and len(res.stdout.splitlines()) == 1 + 80 * 79 // 2, res.output
+    monkeypatch.setattr(near_duplicates, "MAX_CANDIDATES", 1000)
+    for fmt in ("table", "csv"):
+        res = cli("near-dups", "--db", db, "--format", fmt)
+        assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+        assert "too alike for a pair search" in res.output and "winnowdb clusters" in res.output, res.output

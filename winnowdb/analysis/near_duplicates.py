@@ -49,7 +49,7 @@ from ..errors import WinnowError
 __all__ = ["Layout", "block_masks", "make_layout", "layouts", "choose_layout", "online_layout", "masks_table",
            "check_hamming", "near_duplicates_of", "near_simhash", "near_duplicate_pairs",
            "write_near_duplicate_pairs", "brute_force_pairs", "DEFAULT_HAMMING", "MAX_HAMMING", "MAX_TABLES",
-           "query_simhash"]
+           "query_simhash", "MAX_CANDIDATES", "check_candidates"]
 
 #: the paper's choice for 64-bit simhashes (precision and recall both near 0.75 on the web)
 DEFAULT_HAMMING = 3
@@ -57,6 +57,11 @@ DEFAULT_HAMMING = 3
 MAX_HAMMING = 32
 #: the largest number of tables (masks) a chosen layout may have
 MAX_TABLES = 256
+#: the most candidate pairs a pair search verifies (``check_candidates``): about 10 s of DuckDB's
+#: join here, and a hash table of the pairs within the distance that fits in memory or a modest
+#: spill. Real text makes far fewer (6,801 files: 25,246; 38,000 generated Java files: 2.8M);
+#: 100,000 documents generated from one vocabulary made 9.3 billion, and the search filled the disk
+MAX_CANDIDATES = 200_000_000
 _FULL = (1 << 64) - 1
 
 
@@ -296,6 +301,7 @@ def near_duplicate_pairs(reader, *, hamming: int = DEFAULT_HAMMING, top: int = 0
     k = check_hamming(hamming)
     lay = layout or choose_layout(k, _document_count(reader), batch=True)
     with reader.store.relations(simhash_masks=lay.columns()):
+        check_candidates(reader, k)
         return reader.store.records("near_duplicate_pairs", hamming=k, limit_rows=_limit(top))
 
 
@@ -306,7 +312,22 @@ def write_near_duplicate_pairs(reader, path: str | os.PathLike, columns: list[st
     k = check_hamming(hamming)
     lay = layout or choose_layout(k, _document_count(reader), batch=True)
     with reader.store.relations(simhash_masks=lay.columns()):
+        check_candidates(reader, k)
         return reader.store.write_rows("near_duplicate_pairs", path, columns, fmt, hamming=k, limit_rows=_limit(top))
+
+
+def check_candidates(reader, hamming: int) -> None:
+    """Refuse a pair search that would verify more than ``MAX_CANDIDATES`` candidate pairs (the
+    layout's masks registered as ``simhash_masks``), with what to do instead: the block search
+    assumes simhashes spread over their 64 bits, and documents that nearly all share one make
+    every pair a candidate (and most of them an answer)."""
+    candidates = int(reader.store.value("near_duplicate_candidates"))
+    if candidates > MAX_CANDIDATES:
+        raise WinnowError(
+            f"the documents' simhashes are too alike for a pair search: {candidates:,} candidate pairs to "
+            f"check within {hamming} bits (at most {MAX_CANDIDATES:,}), so most documents are near-duplicates "
+            "of many others; `winnowdb clusters` groups them, `winnowdb duplicates` finds exact copies, and "
+            "`winnowdb query FILE --simhash` looks up one document")
 
 
 # ------------------------------------------------------------------------------------ reference
