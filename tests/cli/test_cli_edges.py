@@ -8,6 +8,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from conftest import ok, one_line_error, random_words
 
 TEXT = " ".join(random_words(21, 150))
@@ -163,7 +164,13 @@ def test_import_pairs_refuses_the_index_own_tables(cli, tmp_path):
     assert "1 pairs" in " ".join(ok(cli("import-pairs", out, "--db", db)).stdout.split())
 
 
-def test_import_reads_back_only_texts_whose_files_are_unchanged(cli, tmp_path):
+@pytest.mark.parametrize("batch", [20_000, 1], ids=["one batch", "a batch per document"])
+def test_import_reads_back_only_texts_whose_files_are_unchanged(cli, tmp_path, monkeypatch, batch):
+    # the files are read back IMPORT_TEXT_DOCUMENTS at a time: the texts and what is missing are
+    # the same however many batches
+    from winnowdb.store import export
+
+    monkeypatch.setattr(export, "IMPORT_TEXT_DOCUMENTS", batch)
     root = tmp_path / "docs"
     root.mkdir()
     (root / "a.txt").write_text(TEXT)
