@@ -132,3 +132,38 @@ def test_a_format_2_export_with_spans_is_read_in_place_and_imported(exported, in
     export.import_parquet(out, tmp_path / "imported.duckdb")
     with winnowdb.open(tmp_path / "imported.duckdb", read_only=True) as idx:
         assert sorted((p["a"], p["b"], p["shared"]) for p in idx.pairs(top=0)) == want
+
+
+def test_an_import_counts_the_kept_statistics_as_the_exported_index_kept_them(tmp_path):
+    # import counts shared_hashes, boilerplate_hashes and meta.distinct_hashes anew, a bucket of
+    # hashes at a time: they equal the exported index's own, and `check` recounts them whole
+    from pathlib import Path
+
+    from winnowdb.store.check import check_index
+
+    corpus = Path(__file__).resolve().parents[2] / "sample_corpus"
+    db, new, out = tmp_path / "i.duckdb", tmp_path / "imported.duckdb", tmp_path / "ex"
+    with winnowdb.open(db) as idx:
+        idx.add([corpus / "boilerplate"], boilerplate=True)
+        idx.add([corpus / "essays", corpus / "code"])
+    queries = {"shared": "SELECT hash, df FROM shared_hashes ORDER BY hash",
+               "boilerplate": "SELECT hash FROM boilerplate_hashes ORDER BY hash",
+               "distinct": "SELECT value FROM meta WHERE key = 'distinct_hashes'"}
+
+    def kept(path):
+        con = duckdb.connect(str(path), read_only=True)
+        try:
+            return {name: con.execute(q).fetchall() for name, q in queries.items()}
+        finally:
+            con.close()
+
+    before = kept(db)
+    assert before["shared"] and before["boilerplate"] and int(before["distinct"][0][0]) > 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        export.export_parquet(con, out)
+    finally:
+        con.close()
+    export.import_parquet(out, new)
+    assert kept(new) == before
+    assert check_index(new).ok

@@ -220,6 +220,23 @@ def duckdb_views(con, directory: str | os.PathLike, *, create_views: bool = True
     return names
 
 
+def _count_statistics(con) -> None:
+    """Count an imported index's kept statistics anew (inside the import's transaction), a bucket
+    of hashes at a time: shared_hashes, boilerplate_hashes and meta.distinct_hashes."""
+    from .buckets import BUCKETS, hash_range
+    from .schema import write_meta
+
+    con.execute(sqlfiles.load("import_statistics"))
+    distinct = 0
+    for p in range(BUCKETS):
+        low, high = hash_range(p)
+        for name in ("import_shared_hashes_span", "import_boilerplate_hashes_span", "import_distinct_hashes_span"):
+            sql = sqlfiles.load(name)
+            rows = con.execute(sql, sqlfiles.bind(sql, {"low": low, "high": high})).fetchall()
+        distinct += int(rows[0][0])
+    write_meta(con, "distinct_hashes", distinct)
+
+
 def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_text=None) -> dict:
     """A new DuckDB index at ``db`` holding an exported (or Spark-fingerprinted) index.
 
@@ -281,7 +298,7 @@ def import_parquet(directory: str | os.PathLike, db: str | os.PathLike, *, read_
             if missing:
                 counts["texts_missing"] = int(missing)
         con.execute(sqlfiles.load("documents_count_hashes"))
-        con.execute(sqlfiles.load("import_statistics"))
+        _count_statistics(con)
         con.execute(sqlfiles.load("meta_delete"), {"key": COMMON_KEY})  # common_hashes is filled below
         write_setting(con, "schema_version", str(SCHEMA_VERSION))
         con.commit()
