@@ -68,7 +68,10 @@ def remove_rows(store, docs: np.ndarray, *, rewritten: bool = False) -> np.ndarr
             text_df.shrink(store, text_delta)
         if whole:  # read before the deletes, while shared_hashes holds the df before the removal
             after_h, after_df = df_after_removal(store, touched, gone["subs"].astype(np.int64))
-        con.execute(sqlfiles.load("documents_removed_insert" if later else "delete_fingerprints_of"))
+        if later:
+            purge.record(store)
+        else:
+            con.execute(sqlfiles.load("delete_fingerprints_of"))
         if not rewritten:
             con.execute(sqlfiles.load("delete_documents"))
             if "clusters" in store.table_names():
