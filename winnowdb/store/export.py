@@ -64,8 +64,8 @@ DERIVED = {"shared_hashes": "shared_hashes_counted", "boilerplate_hashes": "boil
 LOCAL_COLUMNS = {"documents": ("mtime_ns", "ctime_ns"), "documents_pending": ("mtime_ns", "ctime_ns")}
 #: tables whose rows ``import_parquet`` counts anew instead of copying (meta's other keys are copied)
 RECOUNTED = ("shared_hashes", "boilerplate_hashes", "common_hashes", "code_text_df")
-#: an import without texts reads its documents' files back this many at a time (one insert each):
-#: 1,000,000 documents' texts held at once took the import to a 10 GB peak
+#: an import without texts reads its documents' files back this many at a time (one insert each),
+#: never holding all their texts at once (1,000,000 documents: 2.7 GB of text)
 IMPORT_TEXT_DOCUMENTS = 20_000
 
 
