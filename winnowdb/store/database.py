@@ -235,6 +235,17 @@ class Store:
             sql = sqlfiles.with_limit(sql, int(limit))
         return self._con.execute(sql, bound)
 
+    def checkpoint(self) -> bool:
+        """Write what committed transactions changed into the file (``sql/checkpoint.sql``),
+        freeing the blocks their deletes left and what those pinned (``store/room.py``); False
+        when DuckDB refuses because another connection of this process is inside a transaction
+        (the checkpoint is then left for later: nothing is lost)."""
+        try:
+            self.run("checkpoint")
+        except duckdb.Error:
+            return False
+        return True
+
     def records(self, name: str, /, *, limit: int | None = None, **params: Any) -> list[dict]:
         """The rows of ``sql/<name>.sql`` as dicts (column name -> value)."""
         cur = self.run(name, limit=limit, **params)

@@ -185,10 +185,7 @@ def _rewrite(store, table: str, on_bucket: Callable[[int, int], None] | None, fr
     how many rows it rewrote."""
     import duckdb
 
-    try:  # writes what the add left, and lets go of what its deletes pinned (store/room.py)
-        store.run("checkpoint")
-    except duckdb.Error:  # another connection of this process is inside a transaction
-        pass
+    store.checkpoint()  # writes what the add left, and lets go of what its deletes pinned
     now = memory_bytes(str(store.value("memory_limit_now")))
     limit = MERGE_MEMORY_MB * 2**20 if now is None else min(now, MERGE_MEMORY_MB * 2**20)
     with contextlib.ExitStack() as stack:
@@ -212,10 +209,7 @@ def _rewrite(store, table: str, on_bucket: Callable[[int, int], None] | None, fr
             moved, total = moved + rows, total + rows
             if moved >= CHECKPOINT_ROWS or p == BUCKETS - 1:
                 moved = 0
-                try:
-                    store.run("checkpoint")  # frees the row groups the buckets left, for the next ones
-                except duckdb.Error:  # another connection of this process is inside a transaction
-                    pass
+                store.checkpoint()  # frees the row groups the buckets left, for the next ones
             if on_bucket is not None:
                 on_bucket(p + 1, BUCKETS)
     return total

@@ -87,9 +87,7 @@ def purge(store, on_span: Callable[[int, int], None] | None = None) -> int:
     documents, rows = pending_rows(store)
     if not documents:
         return 0
-    import duckdb
-
-    _checkpoint(store, duckdb)  # lets go of what the removal's own deletes pinned
+    store.checkpoint()  # lets go of what the removal's own deletes pinned
     # one room for every span (each span's transaction takes it): it counts the table's row
     # groups once (pragma_storage_info: 0.6 s at 1,000,000 documents), where a room per span
     # counted them again for each
@@ -98,7 +96,7 @@ def purge(store, on_span: Callable[[int, int], None] | None = None) -> int:
         spans = spans_for(room.pinned_bytes("fingerprints", rows), budget(room, SPAN_SHARE))
         for i, span in enumerate(spans):
             delete_span(store, span, math.ceil(rows / len(spans)), last=i == len(spans) - 1)
-            _checkpoint(store, duckdb)
+            store.checkpoint()
             if on_span is not None:
                 on_span(i + 1, len(spans))
     return documents
@@ -112,10 +110,3 @@ def delete_span(store, span: tuple[int, int], rows: int, *, last: bool) -> None:
         store.run("fingerprints_removed_delete", low=low, high=high)
         if last:
             store.run("documents_removed_clear")
-
-
-def _checkpoint(store, duckdb) -> None:
-    try:
-        store.run("checkpoint")
-    except duckdb.Error:  # another connection of this process is inside a transaction
-        pass
