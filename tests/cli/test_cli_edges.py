@@ -287,3 +287,15 @@ def test_out_of_memory_says_how_to_give_duckdb_more(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("WINNOWDB_MEMORY_LIMIT", "2MB")  # less than any query needs
     one_line_error(cli("pairs", "--db", db), "Out of Memory", "give DuckDB more memory with WINNOWDB_MEMORY_LIMIT",
                    "now WINNOWDB_MEMORY_LIMIT=2MB")
+
+
+def test_a_query_past_the_spill_cap_says_how_to_allow_more(cli, tmp_path, monkeypatch):
+    root, db, _ = _indexed(cli, tmp_path, ("a.txt", "b.txt"))
+    monkeypatch.setenv("WINNOWDB_MEMORY_LIMIT", "40MB")
+    sort = "SELECT COUNT(*) FROM (SELECT i, random() AS r FROM range(3000000) t(i) ORDER BY r)"
+    assert "3000000" in ok(cli("sql", sort, "--db", db)).stdout  # it spills within the default cap
+    monkeypatch.setenv("WINNOWDB_TEMP_LIMIT", "8MB")  # less than the sort spills
+    one_line_error(cli("sql", sort, "--db", db), "Out of Memory",
+                   "allow DuckDB more temporary disk space with WINNOWDB_TEMP_LIMIT", "now WINNOWDB_TEMP_LIMIT=8MB",
+                   "give DuckDB more memory with WINNOWDB_MEMORY_LIMIT")
+    assert not any(Path(str(db) + ".tmp").glob("*"))  # what it spilled is gone

@@ -142,9 +142,9 @@ class Guard:
         try:
             import duckdb
             if issubclass(et, duckdb.OutOfMemoryException):
-                from ..store.dbfile import memory_hint
+                from ..store.dbfile import resource_hint
 
-                fail(f"database error: {str(ev).strip().splitlines()[0]}; {memory_hint()}")
+                fail(f"database error: {str(ev).strip().splitlines()[0].rstrip('.')}; {resource_hint(ev)}")
             if issubclass(et, duckdb.Error):
                 fail(f"database error: {str(ev).strip().splitlines()[0]}")
         except ImportError:

@@ -37,6 +37,7 @@ from .dbfile import (
     no_network_extensions,
     refuse_non_duckdb,
     remove_stale_temporaries,
+    resource_hint,
 )
 from .interrupts import is_interrupt
 
@@ -300,7 +301,9 @@ class Store:
         try:
             cur = self._con.execute(query)
         except duckdb.Error as exc:
-            raise WinnowError(f"SQL error: {str(exc).splitlines()[0]}") from None
+            hint = resource_hint(exc)
+            first = str(exc).splitlines()[0]
+            raise WinnowError(f"SQL error: {first.rstrip('.')}; {hint}" if hint else f"SQL error: {first}") from None
         if cur is None:  # nothing but white space, comments or semicolons
             raise WinnowError("no SQL statement to run (e.g. winnowdb sql \"SELECT COUNT(*) FROM documents\")")
         if cur.description is None:

@@ -3,13 +3,23 @@ opens it, DuckDB's errors about the file become one line a user can act on, temp
 a killed index creation are removed, DuckDB is kept offline (no extension downloads), and the file
 is opened with the row groups lookups need (``connect_index``, as ``layout`` plans them), within
 a share of the machine's memory (``apply_memory_limit``), spilling to a folder it can write
-(``temp_directory``), its texts stored so that one can be read alone (``texts_readable_one_by_one``).
+(``temp_directory``) no more than a few times the index's size (``apply_temp_limit``), its texts
+stored so that one can be read alone (``texts_readable_one_by_one``).
 
 Memory. DuckDB's default limit is 80% of the machine's memory, and a big join uses what it may:
 `pairs --top 10` of a 1,000,000-document index took 19.7 GB of 23.5 GB, where with 6 GB it ran
 as fast (82 s against 92 s) and with 2 GB 6% slower, spilling the rest (bench/RESULTS.md). An
 index is opened with a quarter of the memory (at least ``MIN_MEMORY_BYTES``), or what
 ``WINNOWDB_MEMORY_LIMIT`` says (a DuckDB size: ``8GB``, ``500MB``).
+
+Spill. DuckDB's default cap on what it spills is 90% of the free disk: a query that cannot
+finish (at 1,000,000 documents, `duplicates` before it was rewritten) filled 50 GB of disk in two
+minutes before it failed, and any other program writing to that disk failed meanwhile. What
+winnowdb's commands spill is a share of the index's size (100,000 documents with a 1 GB memory
+limit: `pairs --top 0` 0.9 GiB, `clusters` 0.6 GiB, against a 0.58 GB index; bench/RESULTS.md,
+Scale), so the cap is ``TEMP_FACTOR`` times the index's size (its file, and for an add, what the
+add's text will add), at least ``MIN_TEMP_BYTES``, or what ``WINNOWDB_TEMP_LIMIT`` says; never
+more than DuckDB's own cap.
 
 Row groups. An index file is attached with the rows per row group that ``layout`` plans for its
 size (``layout.planned_row_group_rows``: small groups, so a lookup by hash reads few rows), and is
@@ -25,6 +35,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import threading
 from pathlib import Path
 
@@ -38,7 +49,8 @@ __all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries
            "no_network_extensions", "lookups_by_value", "IN_FILTER_VALUES", "DUCKDB_MAGIC",
            "CATALOG", "connect_index", "disconnect_index", "MEMORY_SHARE", "MIN_MEMORY_BYTES", "MEMORY_ENV",
            "default_memory_bytes", "index_memory_bytes", "memory_hint", "apply_memory_limit", "temp_directory",
-           "memory_bytes", "texts_readable_one_by_one"]
+           "memory_bytes", "texts_readable_one_by_one", "TEMP_FACTOR", "MIN_TEMP_BYTES", "TEMP_ENV",
+           "INDEX_BYTES_PER_TEXT_BYTE", "temp_limit_bytes", "apply_temp_limit", "spill_hint", "resource_hint"]
 
 
 
@@ -116,6 +128,72 @@ def apply_memory_limit(con) -> None:
         con.execute("SET memory_limit = ?", [f"{share}B"])
 
 
+#: DuckDB may spill this many times the index's size (module docstring)
+TEMP_FACTOR = 4
+#: but at least this much
+MIN_TEMP_BYTES = 10 * 2**30
+#: the environment variable that sets the cap instead (a DuckDB size such as 50GB)
+TEMP_ENV = "WINNOWDB_TEMP_LIMIT"
+#: an index's bytes per byte of text added, rounded up (100,000 generated documents: 2.1; real
+#: text 2.6; the standard library, with the text family of code, 2.5)
+INDEX_BYTES_PER_TEXT_BYTE = 3
+
+
+def temp_limit_bytes(path: str, adding_bytes: int = 0) -> int:
+    """The spill cap of the index file ``path`` (module docstring): ``TEMP_FACTOR`` times its size
+    (its file, plus ``INDEX_BYTES_PER_TEXT_BYTE`` per byte of text an add is adding), at least
+    ``MIN_TEMP_BYTES``."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        size = 0
+    return max(MIN_TEMP_BYTES, TEMP_FACTOR * (size + INDEX_BYTES_PER_TEXT_BYTE * max(0, adding_bytes)))
+
+
+def spill_hint() -> str:
+    """What to tell a user whose command reached the spill cap: how to allow more."""
+    given = os.environ.get(TEMP_ENV, "").strip()
+    now = f"now {TEMP_ENV}={given}" if given else \
+        f"by default {TEMP_FACTOR} times the index's size, at least {MIN_TEMP_BYTES // 2**30} GB"
+    return (f"allow DuckDB more temporary disk space with {TEMP_ENV} (e.g. {TEMP_ENV}=100GB; {now}), "
+            f"or {memory_hint()}")
+
+
+def resource_hint(exc: BaseException) -> str | None:
+    """For a DuckDB error that ran out of memory: how to give it more (``memory_hint``), or, when
+    it reached the spill cap (``apply_temp_limit``), how to allow more (``spill_hint``); else None."""
+    if not isinstance(exc, duckdb.OutOfMemoryException):
+        return None
+    return spill_hint() if "max_temp_directory_size" in str(exc) else memory_hint()
+
+
+def apply_temp_limit(con, path: str, adding_bytes: int = 0) -> None:
+    """Cap what DuckDB spills for the index file ``path`` on the DuckDB instance of ``con`` (its
+    ``temp_directory`` set first): the size ``WINNOWDB_TEMP_LIMIT`` gives, as it is (one DuckDB
+    refuses is a one-line error), else ``temp_limit_bytes`` where that is below DuckDB's own cap
+    (90% of the free space of the disk it spills to)."""
+    given = os.environ.get(TEMP_ENV, "").strip()
+    if given:
+        if memory_bytes(given) is None:
+            raise WinnowError(f"{TEMP_ENV}={given!r} is not a size DuckDB takes (e.g. 50GB, 500MB)")
+        try:
+            con.execute("SET max_temp_directory_size = ?", [given])
+        except duckdb.Error:
+            raise WinnowError(f"{TEMP_ENV}={given!r} is not a size DuckDB takes (e.g. 50GB, 500MB)") from None
+        return
+    cap = temp_limit_bytes(path, adding_bytes)
+    folder = str(con.execute("SELECT current_setting('temp_directory')").fetchall()[0][0])
+    probe = folder
+    while probe and not os.path.exists(probe):  # the folder is made on the first spill
+        probe = os.path.dirname(probe)
+    try:
+        free = shutil.disk_usage(probe or ".").free
+    except OSError:
+        return
+    if cap < 0.9 * free:
+        con.execute("SET max_temp_directory_size = ?", [f"{cap}B"])
+
+
 def temp_directory(path: str) -> str:
     """Where DuckDB spills for the index file ``path``: ``path.tmp`` beside it (as DuckDB does
     for a file it opens itself), or, where that folder cannot be written (an index on a read-only
@@ -159,6 +237,7 @@ def connect_index(path: str, read_only: bool = False, adding_bytes: int = 0) -> 
                 texts_readable_one_by_one(host)
                 host.execute("SET temp_directory = ?", [temp_directory(path)])
                 apply_memory_limit(host)
+                apply_temp_limit(host, path, adding_bytes)
                 _opened_limits[key] = memory_bytes(str(host.execute("SELECT current_setting('memory_limit')")
                                                        .fetchall()[0][0]))
                 mode = "READ_ONLY, " if read_only else ""
