@@ -14,7 +14,7 @@ from pathlib import Path
 import duckdb
 
 import winnowdb
-from winnowdb.store.dbfile import (
+from winnowdb.store.limits import (
     INDEX_BYTES_PER_TEXT_BYTE,
     MEMORY_ENV,
     MEMORY_SHARE,

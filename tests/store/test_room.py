@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 import winnowdb
-from winnowdb.store.dbfile import MEMORY_ENV, memory_bytes
+from winnowdb.store.limits import MEMORY_ENV, memory_bytes
 from winnowdb.store.room import DELETE_ROW_GROUP_BYTES, DELETE_VECTOR_BYTES, expect_deletes, room_for_deletes
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import winnowdb
-from winnowdb.store.dbfile import memory_bytes
+from winnowdb.store.limits import memory_bytes
 from winnowdb.store.writes import BULK_MEMORY_MB, bulk_writes
 
 

@@ -142,7 +142,7 @@ class Guard:
         try:
             import duckdb
             if issubclass(et, duckdb.OutOfMemoryException):
-                from ..store.dbfile import resource_hint
+                from ..store.limits import resource_hint
 
                 fail(f"database error: {str(ev).strip().splitlines()[0].rstrip('.')}; {resource_hint(ev)}")
             if issubclass(et, duckdb.Error):

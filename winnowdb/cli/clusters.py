@@ -7,6 +7,7 @@ from typing import List, Optional
 import typer
 
 from .app import DbOption, Format, FormatOption, Guard, MaxDfOption, app, console, open_index
+from .waiting import waiting_on
 
 
 class Level(str, Enum):
@@ -42,7 +43,8 @@ def duplicates(
     levels = tuple(lv.value for lv in level) if level else LEVELS
     with Guard():
         with open_index(db, create=False, read_only=True) as idx:
-            groups = find_duplicates(idx.reader, levels)
+            with waiting_on(idx.store, "finding duplicates"):
+                groups = find_duplicates(idx.reader, levels)
     from ..report.clusters_view import show_duplicates
 
     show_duplicates(console(), groups, fmt.value, max_members=max_members)
@@ -87,8 +89,9 @@ def clusters(
 
     with Guard():
         with open_index(db, create=False) as idx:
-            res = cluster(idx.reader, min_resemblance=min_resemblance, min_containment=min_containment,
-                          method=method.value, s=sketch, length=super_length, max_df=max_df)
+            with waiting_on(idx.store, "clustering"):
+                res = cluster(idx.reader, min_resemblance=min_resemblance, min_containment=min_containment,
+                              method=method.value, s=sketch, length=super_length, max_df=max_df)
     shown = res.clusters if not top else res.clusters[:top]
     from ..report.clusters_view import show_clusters
 

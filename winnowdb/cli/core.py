@@ -25,6 +25,7 @@ from .app import (
     note_unstored,
     open_index,
 )
+from .waiting import waiting_on
 
 
 @app.command()
@@ -302,17 +303,17 @@ def pairs(
     if fmt is not Format.table:  # DuckDB writes CSV and JSON, streamed to stdout: no Python row per pair
         from ..report.writers import stream_to_stdout
 
-        with Guard():
-            with open_index(db, create=False, read_only=True) as idx:
-                note_unknown_label(idx, new)
+        with Guard(), open_index(db, create=False, read_only=True) as idx:
+            note_unknown_label(idx, new)
+            with waiting_on(idx.store, "counting pairs", streaming=True):
                 stream_to_stdout(lambda path: idx.write_pairs(path, columns, fmt.value, min_shared=min_shared,
                                                               top=top, max_df=max_df, new_label=new,
                                                               min_score=min_score),
                                  json_array=fmt is Format.json, interrupt=idx.interrupt)
         return
-    with Guard():
-        with open_index(db, create=False, read_only=True) as idx:
-            note_unknown_label(idx, new)
+    with Guard(), open_index(db, create=False, read_only=True) as idx:
+        note_unknown_label(idx, new)
+        with waiting_on(idx.store, "counting pairs"):
             rows = idx.pairs(min_shared=min_shared, top=top, max_df=max_df, new_label=new, min_score=min_score)
     from ..report.tables import emit_rows
 

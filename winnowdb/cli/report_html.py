@@ -17,6 +17,7 @@ from .app import (
     note_unstored,
     open_index,
 )
+from .waiting import waiting_on
 
 
 @app.command()
@@ -44,8 +45,9 @@ def report(
     with Guard():
         with open_index(db, create=False, read_only=True) as idx:
             note_unknown_label(idx, new)
-            written, data = write_report(idx.reader, html, top=top, min_shared=min_shared, new_label=new,
-                                         max_df=max_df, min_score=min_score)
+            with waiting_on(idx.store, "writing the report"):
+                written, data = write_report(idx.reader, html, top=top, min_shared=min_shared, new_label=new,
+                                             max_df=max_df, min_score=min_score)
     note_unstored([pv.comparison for pv in data.pairs])
     n = len(data.pairs)
     where = display_path(str(written[0].parent)) + "/" if is_directory_target(html) else display_path(str(written[0]))

@@ -6,6 +6,7 @@ from typing import Optional
 import typer
 
 from .app import DbOption, Format, FormatOption, Guard, app, console, open_index
+from .waiting import waiting_on
 
 
 @app.command("near-dups")
@@ -28,13 +29,15 @@ def near_dups(
 
         with Guard():
             with open_index(db, create=False, read_only=True) as idx:
-                stream_to_stdout(lambda path: idx.write_near_duplicates(path, columns, fmt.value, hamming=hamming,
-                                                                        top=top),
-                                 json_array=fmt is Format.json, interrupt=idx.interrupt)
+                with waiting_on(idx.store, "searching simhashes", streaming=True):
+                    stream_to_stdout(lambda path: idx.write_near_duplicates(path, columns, fmt.value,
+                                                                            hamming=hamming, top=top),
+                                     json_array=fmt is Format.json, interrupt=idx.interrupt)
         return
     with Guard():
         with open_index(db, create=False, read_only=True) as idx:
-            rows = idx.near_duplicates(hamming=hamming, top=top)
+            with waiting_on(idx.store, "searching simhashes"):
+                rows = idx.near_duplicates(hamming=hamming, top=top)
     from ..report.tables import emit_rows
 
     emit_rows(console(), rows, columns, fmt.value,

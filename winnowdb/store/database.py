@@ -17,7 +17,6 @@ temporary views); Ctrl-C during a write rolls it back and surfaces as ``Keyboard
 from __future__ import annotations
 
 import os
-import uuid
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Mapping
@@ -26,20 +25,19 @@ import duckdb
 
 from ..errors import WinnowError
 from ..settings import IndexSettings
-from . import layout, schema, sqlfiles
+from . import schema, sqlfiles
 from .dbfile import (
-    apply_memory_limit,
     connect_index,
-    creating_prefix,
+    create_index_file,
     describe_duckdb_error,
     disconnect_index,
     lookups_by_value,
     no_network_extensions,
     refuse_non_duckdb,
     remove_stale_temporaries,
-    resource_hint,
 )
 from .interrupts import is_interrupt
+from .limits import apply_memory_limit, resource_hint
 
 __all__ = ["Store", "DEFAULT_DB", "MEMORY"]
 
@@ -82,7 +80,7 @@ class Store:
         if not exists and read_only:
             raise WinnowError(f"no index at {path}")
         if not exists:
-            cls._create_file(path, settings or {}, adding_bytes)
+            create_index_file(path, settings or {}, adding_bytes)
         else:
             refuse_non_duckdb(path)
             if not read_only:  # tidy up after a creation that was killed
@@ -128,42 +126,6 @@ class Store:
         store._views()
         return store
 
-    @classmethod
-    def _create_file(cls, path: str, settings: dict[str, str], adding_bytes: int = 0) -> None:
-        """Create a new index at ``path`` atomically: built complete under a temporary name, then
-        hard-linked into place (which fails if ``path`` appeared meanwhile), so a crash during
-        creation never leaves a half-made file at ``path`` and two processes creating the same
-        index never overwrite each other; in blocks as ``layout.planned_block_bytes`` plans them."""
-        folder, base = os.path.split(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise WinnowError(f"cannot create index {path}: folder {folder} does not exist")
-        remove_stale_temporaries(folder, base)
-        tmp = os.path.join(folder, f"{creating_prefix(base)}{os.getpid()}-{uuid.uuid4().hex[:8]}")
-        try:
-            try:
-                con = duckdb.connect(tmp, config={"default_block_size": str(layout.planned_block_bytes(adding_bytes))})
-            except duckdb.Error as exc:
-                raise WinnowError(describe_duckdb_error(path, exc).replace("open index", "create index")) from None
-            try:
-                schema.create_index(con, settings)
-            finally:
-                con.close()  # a clean close checkpoints: the file is complete, with no WAL
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                pass  # another process created it first: use theirs
-            except OSError:  # no hard links on this file system: rename, unless it appeared
-                if not os.path.exists(path):
-                    os.replace(tmp, path)
-        except PermissionError:
-            raise WinnowError(f"cannot create index {path}: permission denied") from None
-        finally:
-            for leftover in (tmp, tmp + ".wal"):
-                try:
-                    os.unlink(leftover)
-                except OSError:
-                    pass
-
     def _views(self, temporary: bool = False) -> None:
         digest = schema.create_views(self._con, schema.read_meta(self._con), temporary=temporary)
         if digest is not None:
@@ -176,6 +138,28 @@ class Store:
     def interrupt(self) -> None:
         """Stop the query running on this index in another thread (it raises there)."""
         self._con.interrupt()
+
+    def progress(self) -> float:
+        """How far the statement running on this index's connection has come, in percent, as
+        DuckDB estimates it (from the rows its scans have read); -1 when none runs or while
+        ``tracking_progress`` is off. Safe to call from another thread while it runs."""
+        try:
+            return float(self._con.query_progress())
+        except duckdb.Error:
+            return -1.0
+
+    @contextmanager
+    def tracking_progress(self):
+        """DuckDB tracks the progress of this connection's statements for ``progress`` within the
+        block, without printing its own bar (off otherwise: ``dbfile.no_network_extensions``)."""
+        self._con.execute("SET enable_progress_bar = true; SET enable_progress_bar_print = false")
+        try:
+            yield self
+        finally:
+            try:
+                self._con.execute("SET enable_progress_bar = false")
+            except duckdb.Error:  # the connection is closed or busy: nothing is left to track
+                pass
 
     @contextmanager
     def second_connection(self):
@@ -380,7 +364,7 @@ class Store:
     def setting_for_block(self, name: str, value: str, *, reset: bool = False):
         """DuckDB's configuration ``name`` set to ``value`` for a block, restored however it ends
         (with ``reset``, to DuckDB's default: a memory limit read back is rounded; the memory
-        limit then to the one an index is opened with, ``dbfile.apply_memory_limit``)."""
+        limit then to the one an index is opened with, ``limits.apply_memory_limit``)."""
         con = self._con
         before = con.execute("SELECT current_setting(?)", [name]).fetchall()[0][0]
         con.execute(f"SET {name} = ?", [str(value)])

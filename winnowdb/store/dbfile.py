@@ -2,24 +2,8 @@
 opens it, DuckDB's errors about the file become one line a user can act on, temporaries left by
 a killed index creation are removed, DuckDB is kept offline (no extension downloads), and the file
 is opened with the row groups lookups need (``connect_index``, as ``layout`` plans them), within
-a share of the machine's memory (``apply_memory_limit``), spilling to a folder it can write
-(``temp_directory``) no more than a few times the index's size (``apply_temp_limit``), its texts
-stored so that one can be read alone (``texts_readable_one_by_one``).
-
-Memory. DuckDB's default limit is 80% of the machine's memory, and a big join uses what it may:
-`pairs --top 10` of a 1,000,000-document index took 19.7 GB of 23.5 GB, where with 6 GB it ran
-as fast (82 s against 92 s) and with 2 GB 6% slower, spilling the rest (bench/RESULTS.md). An
-index is opened with a quarter of the memory (at least ``MIN_MEMORY_BYTES``), or what
-``WINNOWDB_MEMORY_LIMIT`` says (a DuckDB size: ``8GB``, ``500MB``).
-
-Spill. DuckDB's default cap on what it spills is 90% of the free disk: a query that cannot
-finish (at 1,000,000 documents, `duplicates` before it was rewritten) filled 50 GB of disk in two
-minutes before it failed, and any other program writing to that disk failed meanwhile. What
-winnowdb's commands spill is a share of the index's size (100,000 documents with a 1 GB memory
-limit: `pairs --top 0` 0.9 GiB, `clusters` 0.6 GiB, against a 0.58 GB index; bench/RESULTS.md,
-Scale), so the cap is ``TEMP_FACTOR`` times the index's size (its file, and for an add, what the
-add's text will add), at least ``MIN_TEMP_BYTES``, or what ``WINNOWDB_TEMP_LIMIT`` says; never
-more than DuckDB's own cap.
+the memory and spill that ``limits`` allows, its texts stored so that one can be read alone
+(``texts_readable_one_by_one``).
 
 Row groups. An index file is attached with the rows per row group that ``layout`` plans for its
 size (``layout.planned_row_group_rows``: small groups, so a lookup by hash reads few rows), and is
@@ -35,61 +19,20 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import threading
+import uuid
 from pathlib import Path
 
 import duckdb
 
 from ..errors import WinnowError
-from . import lifetime
-from .layout import planned_row_group_rows
+from . import lifetime, schema
+from .layout import planned_block_bytes, planned_row_group_rows
+from .limits import apply_memory_limit, apply_temp_limit, memory_bytes, memory_hint, temp_directory
 
-__all__ = ["describe_duckdb_error", "creating_prefix", "remove_stale_temporaries", "refuse_non_duckdb",
-           "no_network_extensions", "lookups_by_value", "IN_FILTER_VALUES", "DUCKDB_MAGIC",
-           "CATALOG", "connect_index", "disconnect_index", "MEMORY_SHARE", "MIN_MEMORY_BYTES", "MEMORY_ENV",
-           "default_memory_bytes", "index_memory_bytes", "memory_hint", "apply_memory_limit", "temp_directory",
-           "memory_bytes", "texts_readable_one_by_one", "TEMP_FACTOR", "MIN_TEMP_BYTES", "TEMP_ENV",
-           "INDEX_BYTES_PER_TEXT_BYTE", "temp_limit_bytes", "apply_temp_limit", "spill_hint", "resource_hint"]
-
-
-
-_UNITS = {"b": 1, "bytes": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-          "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12,  # as DuckDB reads them: 1G is 953.6 MiB
-          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50}
-
-
-_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([A-Za-z]*)\s*")
-
-
-def memory_bytes(setting: str) -> int | None:
-    """DuckDB's memory_limit as it reads back ('18.7 GiB', '512.0 MiB', ...), or a size as a user
-    gives it ('8GB', '500MB'), in bytes; None if it is not a size (e.g. no limit)."""
-    m = _SIZE.fullmatch(setting)
-    if m is None:
-        return None
-    try:
-        return int(float(m.group(1)) * _UNITS[m.group(2).lower() or "b"])
-    except KeyError:
-        return None
-
-
-#: the share of the machine's memory DuckDB may use for an index (module docstring)
-MEMORY_SHARE = 0.25
-#: but at least this much (DuckDB's own default is lower on a machine of under 2.5 GiB)
-MIN_MEMORY_BYTES = 2 * 2**30
-#: the environment variable that sets the limit instead (a DuckDB size such as 8GB)
-MEMORY_ENV = "WINNOWDB_MEMORY_LIMIT"
-
-
-def default_memory_bytes() -> int | None:
-    """``MEMORY_SHARE`` of the machine's memory, at least ``MIN_MEMORY_BYTES``; None when the
-    machine's memory is unknown (DuckDB's default then)."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return None
-    return max(MIN_MEMORY_BYTES, int(total * MEMORY_SHARE))
+__all__ = ["create_index_file", "describe_duckdb_error", "creating_prefix", "remove_stale_temporaries",
+           "refuse_non_duckdb", "no_network_extensions", "lookups_by_value", "IN_FILTER_VALUES", "DUCKDB_MAGIC",
+           "CATALOG", "connect_index", "disconnect_index", "index_memory_bytes", "texts_readable_one_by_one"]
 
 
 _opened_limits: dict[str, int | None] = {}  # real path -> the memory limit it was attached with
@@ -101,111 +44,6 @@ def index_memory_bytes(path: str) -> int | None:
     DuckDB's own limit where that is lower, as in a container); None when it is not open here or
     the limit is not a size."""
     return _opened_limits.get(os.path.realpath(path))
-
-
-def memory_hint() -> str:
-    """What to tell a user whose command ran out of DuckDB's memory: how to give it more."""
-    given = os.environ.get(MEMORY_ENV, "").strip()
-    now = f"now {MEMORY_ENV}={given}" if given else \
-        f"by default a quarter of this machine's memory, at least {MIN_MEMORY_BYTES // 2**30} GB"
-    return f"give DuckDB more memory with {MEMORY_ENV} (e.g. {MEMORY_ENV}=8GB; {now})"
-
-
-def apply_memory_limit(con) -> None:
-    """Set the memory limit an index is opened with on the DuckDB instance of ``con``: the size
-    ``WINNOWDB_MEMORY_LIMIT`` gives, as it is (one it refuses is a one-line error), else
-    ``default_memory_bytes`` where that is below DuckDB's own limit (which follows a container's)."""
-    given = os.environ.get(MEMORY_ENV, "").strip()
-    if given:
-        try:
-            con.execute("SET memory_limit = ?", [given])
-        except duckdb.Error:
-            raise WinnowError(f"{MEMORY_ENV}={given!r} is not a memory size DuckDB takes (e.g. 8GB, 500MB)") from None
-        return
-    share = default_memory_bytes()
-    now = memory_bytes(str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]))
-    if share is not None and (now is None or share < now):
-        con.execute("SET memory_limit = ?", [f"{share}B"])
-
-
-#: DuckDB may spill this many times the index's size (module docstring)
-TEMP_FACTOR = 4
-#: but at least this much
-MIN_TEMP_BYTES = 10 * 2**30
-#: the environment variable that sets the cap instead (a DuckDB size such as 50GB)
-TEMP_ENV = "WINNOWDB_TEMP_LIMIT"
-#: an index's bytes per byte of text added, rounded up (100,000 generated documents: 2.1; real
-#: text 2.6; the standard library, with the text family of code, 2.5)
-INDEX_BYTES_PER_TEXT_BYTE = 3
-
-
-def temp_limit_bytes(path: str, adding_bytes: int = 0) -> int:
-    """The spill cap of the index file ``path`` (module docstring): ``TEMP_FACTOR`` times its size
-    (its file, plus ``INDEX_BYTES_PER_TEXT_BYTE`` per byte of text an add is adding), at least
-    ``MIN_TEMP_BYTES``."""
-    try:
-        size = os.path.getsize(path)
-    except OSError:
-        size = 0
-    return max(MIN_TEMP_BYTES, TEMP_FACTOR * (size + INDEX_BYTES_PER_TEXT_BYTE * max(0, adding_bytes)))
-
-
-def spill_hint() -> str:
-    """What to tell a user whose command reached the spill cap: how to allow more."""
-    given = os.environ.get(TEMP_ENV, "").strip()
-    now = f"now {TEMP_ENV}={given}" if given else \
-        f"by default {TEMP_FACTOR} times the index's size, at least {MIN_TEMP_BYTES // 2**30} GB"
-    return (f"allow DuckDB more temporary disk space with {TEMP_ENV} (e.g. {TEMP_ENV}=100GB; {now}), "
-            f"or {memory_hint()}")
-
-
-def resource_hint(exc: BaseException) -> str | None:
-    """For a DuckDB error that ran out of memory: how to give it more (``memory_hint``), or, when
-    it reached the spill cap (``apply_temp_limit``), how to allow more (``spill_hint``); else None."""
-    if not isinstance(exc, duckdb.OutOfMemoryException):
-        return None
-    return spill_hint() if "max_temp_directory_size" in str(exc) else memory_hint()
-
-
-def apply_temp_limit(con, path: str, adding_bytes: int = 0) -> None:
-    """Cap what DuckDB spills for the index file ``path`` on the DuckDB instance of ``con`` (its
-    ``temp_directory`` set first): the size ``WINNOWDB_TEMP_LIMIT`` gives, as it is (one DuckDB
-    refuses is a one-line error), else ``temp_limit_bytes`` where that is below DuckDB's own cap
-    (90% of the free space of the disk it spills to)."""
-    given = os.environ.get(TEMP_ENV, "").strip()
-    if given:
-        if memory_bytes(given) is None:
-            raise WinnowError(f"{TEMP_ENV}={given!r} is not a size DuckDB takes (e.g. 50GB, 500MB)")
-        try:
-            con.execute("SET max_temp_directory_size = ?", [given])
-        except duckdb.Error:
-            raise WinnowError(f"{TEMP_ENV}={given!r} is not a size DuckDB takes (e.g. 50GB, 500MB)") from None
-        return
-    cap = temp_limit_bytes(path, adding_bytes)
-    folder = str(con.execute("SELECT current_setting('temp_directory')").fetchall()[0][0])
-    probe = folder
-    while probe and not os.path.exists(probe):  # the folder is made on the first spill
-        probe = os.path.dirname(probe)
-    try:
-        free = shutil.disk_usage(probe or ".").free
-    except OSError:
-        return
-    if cap < 0.9 * free:
-        con.execute("SET max_temp_directory_size = ?", [f"{cap}B"])
-
-
-def temp_directory(path: str) -> str:
-    """Where DuckDB spills for the index file ``path``: ``path.tmp`` beside it (as DuckDB does
-    for a file it opens itself), or, where that folder cannot be written (an index on a read-only
-    disk, opened to read), a folder of the system's temporary directory named after it."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.access(folder, os.W_OK | os.X_OK):
-        return path + ".tmp"
-    import hashlib
-    import tempfile
-
-    digest = hashlib.blake2b(os.path.realpath(path).encode(), digest_size=8).hexdigest()
-    return os.path.join(tempfile.gettempdir(), f"winnowdb-{digest}.tmp")
 
 
 #: the catalog (database) name an index file is attached under
@@ -337,6 +175,43 @@ def describe_duckdb_error(path: str, exc: Exception, read_only: bool = False) ->
     if "out of memory" in low:
         return f"cannot open index {path}: {first}; {memory_hint()}"
     return f"cannot open index {path}: {first}"
+
+
+def create_index_file(path: str, settings: dict[str, str], adding_bytes: int = 0) -> None:
+    """Create a new index at ``path`` atomically: built complete under a temporary name, then
+    hard-linked into place (which fails if ``path`` appeared meanwhile), so a crash during
+    creation never leaves a half-made file at ``path`` and two processes creating the same
+    index never overwrite each other; in blocks as ``layout.planned_block_bytes`` plans them, its
+    tables made by ``schema.create_index`` with ``settings``."""
+    folder, base = os.path.split(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise WinnowError(f"cannot create index {path}: folder {folder} does not exist")
+    remove_stale_temporaries(folder, base)
+    tmp = os.path.join(folder, f"{creating_prefix(base)}{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    try:
+        try:
+            con = duckdb.connect(tmp, config={"default_block_size": str(planned_block_bytes(adding_bytes))})
+        except duckdb.Error as exc:
+            raise WinnowError(describe_duckdb_error(path, exc).replace("open index", "create index")) from None
+        try:
+            schema.create_index(con, settings)
+        finally:
+            con.close()  # a clean close checkpoints: the file is complete, with no WAL
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process created it first: use theirs
+        except OSError:  # no hard links on this file system: rename, unless it appeared
+            if not os.path.exists(path):
+                os.replace(tmp, path)
+    except PermissionError:
+        raise WinnowError(f"cannot create index {path}: permission denied") from None
+    finally:
+        for leftover in (tmp, tmp + ".wal"):
+            try:
+                os.unlink(leftover)
+            except OSError:
+                pass
 
 
 def creating_prefix(base: str) -> str:

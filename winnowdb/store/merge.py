@@ -35,8 +35,8 @@ from typing import Callable
 
 from . import sqlfiles
 from .buckets import BUCKETS, hash_range
-from .dbfile import memory_bytes
 from .layout import ROW_GROUP_ROWS
+from .limits import memory_bytes
 from .schema import RUNS_KEY, read_meta, write_meta
 
 __all__ = ["QUERY_HASHES", "MERGE_FACTOR", "MERGE_MEMORY_MB", "CHECKPOINT_ROWS", "runs_of", "recorded_runs",

@@ -22,8 +22,9 @@ from typing import Iterator
 
 import duckdb
 
-from .dbfile import apply_memory_limit, index_memory_bytes, memory_bytes
+from .dbfile import index_memory_bytes
 from .layout import LARGE_ROW_GROUP_ROWS
+from .limits import apply_memory_limit, memory_bytes
 
 __all__ = ["DeleteRoom", "room_for_deletes", "expect_deletes", "weighing_room", "DELETE_ROW_GROUP_BYTES",
            "DELETE_VECTOR_BYTES", "VECTOR_ROWS"]
@@ -94,7 +95,7 @@ class DeleteRoom:
     def restore(self) -> None:
         """The limit before the room, where DuckDB can go back to it (committed deletes keep their
         version info until a checkpoint writes them: until then the limit stays). The index's own
-        limit is set again as it was opened (``dbfile.apply_memory_limit``); another (a bulk
+        limit is set again as it was opened (``limits.apply_memory_limit``); another (a bulk
         write's cap) from what it read back, which its block sets again when it ends."""
         if self.limit is None or self.before is None or self.limit <= self.before:
             return

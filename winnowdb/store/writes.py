@@ -13,7 +13,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from . import purge, removal, sqlfiles, stats
-from .dbfile import memory_bytes
+from .limits import memory_bytes
 from .room import room_for_deletes
 
 __all__ = ["write_batch", "record_times", "remove_documents", "bulk_writes", "BULK_CHECKPOINT_MB",

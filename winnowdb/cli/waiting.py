@@ -1,0 +1,58 @@
+"""A transient progress line on stderr while a command waits on DuckDB: the share of its running
+statement that DuckDB reports (``Store.progress``), polled by a thread, shown on a terminal only
+and only once the wait passes ``DELAY_S`` (`pairs`, `report`, `clusters`, `duplicates`,
+`near-dups`: a minute or more at 1,000,000 documents, and nothing shown before this)."""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+
+#: seconds a command waits before the line appears (quick commands never show it)
+DELAY_S = 1.0
+#: seconds between two looks at DuckDB's progress
+POLL_S = 0.1
+
+__all__ = ["DELAY_S", "POLL_S", "waiting_on"]
+
+
+@contextmanager
+def waiting_on(store, label: str, *, streaming: bool = False):
+    """Within the block, a transient line on stderr: ``label``, DuckDB's percent of the statement
+    running on ``store``'s connection (a pulsing bar between statements) and the time elapsed.
+    Nothing (and DuckDB tracks nothing) when stderr is not a terminal, or when the command is
+    ``streaming`` its output (CSV or JSON, as DuckDB writes it) to standard output and that is one."""
+    import sys
+
+    from .app import console
+
+    err = console(stderr=True)
+    if not err.is_terminal or (streaming and sys.stdout.isatty()):
+        yield
+        return
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    stop = threading.Event()
+
+    def poll() -> None:
+        if stop.wait(DELAY_S):
+            return
+        bar = Progress(TextColumn(f"[bold]{label}"), BarColumn(), TextColumn("{task.fields[share]}"),
+                       TimeElapsedColumn(), console=err, transient=True)
+        task = bar.add_task(label, total=None, share="")
+        with bar:
+            while not stop.is_set():
+                done = store.progress()
+                if done < 0:
+                    bar.update(task, total=None, share="")
+                else:
+                    bar.update(task, total=100, completed=min(done, 100.0), share=f"{done:3.0f}%")
+                stop.wait(POLL_S)
+
+    with store.tracking_progress():
+        watcher = threading.Thread(target=poll, name="winnowdb-progress", daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            watcher.join(timeout=1.0)
