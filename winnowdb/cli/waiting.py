@@ -1,7 +1,11 @@
-"""A transient progress line on stderr while a command waits on DuckDB: the share of its running
-statement that DuckDB reports (``Store.progress``), polled by a thread, shown on a terminal only
-and only once the wait passes ``DELAY_S`` (`pairs`, `report`, `clusters`, `duplicates`,
-`near-dups`: a minute or more at 1,000,000 documents, and nothing shown before this)."""
+"""A transient progress line on stderr while a command waits on DuckDB (`pairs`, `report`,
+`clusters`, `duplicates`, `near-dups`: a minute or more at 1,000,000 documents, with nothing shown
+before it): the command, the time elapsed, and the share of the running statement that DuckDB
+reports (``Store.progress``, polled by a thread) where it can estimate one, else a pulsing bar.
+DuckDB gives no share for a statement with a source it cannot measure (a one-row ``SELECT``
+without ``FROM``, a branch the planner found empty): `pairs`' query is one. Shown on a terminal
+only, and only once the wait passes ``DELAY_S``.
+"""
 from __future__ import annotations
 
 import threading
@@ -18,7 +22,8 @@ __all__ = ["DELAY_S", "POLL_S", "waiting_on"]
 @contextmanager
 def waiting_on(store, label: str, *, streaming: bool = False):
     """Within the block, a transient line on stderr: ``label``, DuckDB's percent of the statement
-    running on ``store``'s connection (a pulsing bar between statements) and the time elapsed.
+    running on ``store``'s connection (a pulsing bar where it gives none, and between statements)
+    and the time elapsed.
     Nothing (and DuckDB tracks nothing) when stderr is not a terminal, or when the command is
     ``streaming`` its output (CSV or JSON, as DuckDB writes it) to standard output and that is one."""
     import sys
