@@ -205,9 +205,8 @@ def add(
 def remove(paths: List[str] = typer.Argument(..., help="Indexed files or directories to remove."),
            db: Optional[str] = DbOption) -> None:
     """Remove documents (and their fingerprints) from the index."""
-    with Guard():
-        with open_index(db, create=False) as idx:
-            gone = idx.remove(paths)
+    with Guard(), open_index(db, create=False) as idx, waiting_on(idx.store, "removing"):
+        gone = idx.remove(paths)
     from ..ingest.remove import unmatched_paths
     from ..report.paths import display_path
 
