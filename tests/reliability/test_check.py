@@ -4,6 +4,7 @@ index at all gets one line and exit status 2."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -45,6 +46,16 @@ def test_healthy_index_passes(healthy):
     report = json.loads(run(["check", "--db", healthy, "-f", "json"]).stdout)
     assert report["ok"] is True and report["problems"] == []
     assert report["totals"]["documents"] == 22  # 21 essays and code files + 1 boilerplate
+
+
+def test_check_shows_its_progress_on_a_terminal(healthy):
+    steps: list[tuple[int, int]] = []
+    assert check_index(healthy, on_check=lambda done, total: steps.append((done, total))).ok
+    total = steps[0][1]
+    assert [d for d, _ in steps] == list(range(total)) and all(t == total for _, t in steps)  # every query, in order
+    r = run(["check", "--db", healthy], env=dict(os.environ, TTY_COMPATIBLE="1"))  # rich: stderr is a terminal
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert r.stdout.startswith("ok: ") and "20 checks passed" in r.stdout, r.stdout
 
 
 def test_check_is_read_only(healthy):

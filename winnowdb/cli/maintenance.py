@@ -29,8 +29,11 @@ def check(db: Optional[str] = DbOption, fmt: Format = FormatOption) -> None:
     from ..report.paths import display_path
     from ..store.check import check_index
 
-    with Guard():
-        report = check_index(_db_path(db))
+    progress = _steps_bar("checking", "checks", console(stderr=True))
+    task = progress.add_task("check", total=1)
+    with Guard(), progress:
+        report = check_index(_db_path(db), on_check=lambda done, total: progress.update(task, completed=done,
+                                                                                        total=total))
     out = console()
     if fmt is Format.json:
         from ..report.writers import write_json
