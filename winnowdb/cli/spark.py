@@ -14,6 +14,7 @@ from typing import List, Optional
 import typer
 
 from .app import DbOption, Format, FormatOption, Guard, MaxDfOption, MinScoreOption, app, console, fail, open_index
+from .waiting import waiting_on
 
 spark_app = typer.Typer(
     name="spark",
@@ -76,9 +77,8 @@ def export_cmd(
     (partitioned by hash bucket, hashes as signed 64-bit integers) and any further tables."""
     from ..store.export import export_parquet, summary
 
-    with Guard():
-        with open_index(db, create=False, read_only=True) as idx:
-            manifest = export_parquet(idx.store.connection, parquet, buckets=buckets, texts=texts, overwrite=overwrite)
+    with Guard(), open_index(db, create=False, read_only=True) as idx, waiting_on(idx.store, "exporting"):
+        manifest = export_parquet(idx.store.connection, parquet, buckets=buckets, texts=texts, overwrite=overwrite)
     console().print(f"exported {summary(manifest)} -> {parquet}", markup=False, soft_wrap=True)
 
 

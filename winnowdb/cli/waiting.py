@@ -1,5 +1,5 @@
 """A transient progress line on stderr while a command waits on DuckDB (`pairs`, `report`,
-`clusters`, `duplicates`, `near-dups`, `remove`: a minute or more at 1,000,000 documents, with nothing shown
+`clusters`, `duplicates`, `near-dups`, `remove`, `export`: a minute or more at 1,000,000 documents, with nothing shown
 before it): the command, the time elapsed, and the share of the running statement that DuckDB
 reports (``Store.progress``, polled by a thread) where it can estimate one, else a pulsing bar.
 DuckDB gives no share for a statement with a source it cannot measure (a one-row ``SELECT``
