@@ -167,3 +167,34 @@ def test_an_import_counts_the_kept_statistics_as_the_exported_index_kept_them(tm
     export.import_parquet(out, new)
     assert kept(new) == before
     assert check_index(new).ok
+
+
+def test_an_import_reports_its_steps_and_shows_them_on_a_terminal(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from winnowdb.store.buckets import BUCKETS
+
+    corpus = Path(__file__).resolve().parents[2] / "sample_corpus"
+    db, out = tmp_path / "i.duckdb", tmp_path / "ex"
+    with winnowdb.open(db) as idx:
+        idx.add([corpus / "essays"])
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        export.export_parquet(con, out)  # no texts: the import reads them back from the files
+    finally:
+        con.close()
+    steps: list[tuple[str, int, int]] = []
+    export.import_parquet(out, tmp_path / "a.duckdb", read_text=lambda path, digest: None,
+                          on_step=lambda what, done, total: steps.append((what, done, total)))
+    kinds = [w for i, (w, _, _) in enumerate(steps) if i == 0 or steps[i - 1][0] != w]
+    assert kinds == ["copying the tables", "reading the texts", "counting the statistics"], kinds
+    assert [(d, t) for w, d, t in steps if w == "counting the statistics"] == [(p, BUCKETS) for p in range(BUCKETS)]
+    assert all(0 <= d < t for _, d, t in steps)
+    r = subprocess.run([sys.executable, "-m", "winnowdb", "import", "--parquet", str(out), "--db",
+                        str(tmp_path / "b.duckdb")], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, TTY_COMPATIBLE="1"))  # rich: stderr is a terminal
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert r.stdout.startswith("imported "), r.stdout

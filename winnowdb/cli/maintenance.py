@@ -6,6 +6,7 @@ from typing import Optional
 import typer
 
 from .app import DbOption, Format, FormatOption, Guard, app, console
+from .waiting import steps_bar
 
 
 def _db_path(db: Optional[str]) -> str:
@@ -29,7 +30,7 @@ def check(db: Optional[str] = DbOption, fmt: Format = FormatOption) -> None:
     from ..report.paths import display_path
     from ..store.check import check_index
 
-    progress = _steps_bar("checking", "checks", console(stderr=True))
+    progress = steps_bar("checking", "checks", console(stderr=True))
     task = progress.add_task("check", total=1)
     with Guard(), progress:
         report = check_index(_db_path(db), on_check=lambda done, total: progress.update(task, completed=done,
@@ -61,15 +62,6 @@ def check(db: Optional[str] = DbOption, fmt: Format = FormatOption) -> None:
             console(stderr=True).print(f"note: {terminal_safe(note)}", markup=False, soft_wrap=True)
     if not report.ok:
         raise typer.Exit(1)
-
-
-def _steps_bar(label: str, unit: str, err):
-    """A transient progress bar on stderr (shown on a terminal only): ``label``, done/total ``unit``."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-    return Progress(TextColumn(f"[bold]{label}"), BarColumn(),
-                    TextColumn("{task.completed:.0f}/{task.total:.0f} " + unit), TimeRemainingColumn(),
-                    console=err, transient=True, disable=not err.is_terminal)
 
 
 @app.command()
@@ -115,7 +107,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                           "every path without it)", markup=False, soft_wrap=True)
             if stale:
                 old = store.settings.get("code_tokens_version", "the first code tokenizer")
-                progress = _steps_bar("re-tokenizing code", "characters", err)
+                progress = steps_bar("re-tokenizing code", "characters", err)
                 task = None
 
                 def on_start(docs: int, chars: int) -> None:
@@ -141,7 +133,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
                           markup=False, soft_wrap=True)
             filled = needs_code_text(store)
             if filled:
-                progress = _steps_bar("fingerprinting the text of code", "characters", err)
+                progress = steps_bar("fingerprinting the text of code", "characters", err)
                 bar = progress.add_task("code text", total=1)
                 try:
                     with progress:
@@ -162,7 +154,7 @@ def upgrade(db: Optional[str] = DbOption) -> None:
             if relayout or due:  # rewrite an old layout, or finish a merge an add left due
                 steps = 2 if relayout else 1  # an old layout: shared_hashes too
                 label = "rewriting fingerprints" if relayout else "merging fingerprint runs"
-                progress = _steps_bar(label, "buckets", err)
+                progress = steps_bar(label, "buckets", err)
                 bar = progress.add_task("merge", total=1)
                 try:
                     with progress:

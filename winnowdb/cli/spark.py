@@ -14,7 +14,7 @@ from typing import List, Optional
 import typer
 
 from .app import DbOption, Format, FormatOption, Guard, MaxDfOption, MinScoreOption, app, console, fail, open_index
-from .waiting import waiting_on
+from .waiting import steps_bar, waiting_on
 
 spark_app = typer.Typer(
     name="spark",
@@ -101,8 +101,12 @@ def import_cmd(
     from ..store.export import import_parquet
 
     target = db or default_db()
-    with Guard():
-        counts = import_parquet(parquet, target, read_text=None if no_texts else read_unchanged)
+    progress = steps_bar("", "", console(stderr=True))
+    task = progress.add_task("importing", total=1)
+    with Guard(), progress:
+        counts = import_parquet(parquet, target, read_text=None if no_texts else read_unchanged,
+                                on_step=lambda what, done, total: progress.update(task, description=what,
+                                                                                  completed=done, total=total))
         with Store.open(target) as store:  # an export without the code's text family gets it here
             filled = fill_code_text(store)
     missing = counts.pop("texts_missing", 0)

@@ -1,10 +1,11 @@
-"""A transient progress line on stderr while a command waits on DuckDB (`pairs`, `report`,
-`clusters`, `duplicates`, `near-dups`, `remove`, `export`: a minute or more at 1,000,000 documents, with nothing shown
-before it): the command, the time elapsed, and the share of the running statement that DuckDB
-reports (``Store.progress``, polled by a thread) where it can estimate one, else a pulsing bar.
-DuckDB gives no share for a statement with a source it cannot measure (a one-row ``SELECT``
-without ``FROM``, a branch the planner found empty): `pairs`' query is one. Shown on a terminal
-only, and only once the wait passes ``DELAY_S``.
+"""Progress on stderr for long work: ``steps_bar`` for work counted in steps (`check`, `upgrade`,
+`import`), and ``waiting_on``, a transient line while a command waits on DuckDB (`pairs`,
+`report`, `clusters`, `duplicates`, `near-dups`, `remove`, `export`: a minute or more at
+1,000,000 documents, with nothing shown before it): the command, the time elapsed, and the share
+of the running statement that DuckDB reports (``Store.progress``, polled by a thread) where it can
+estimate one, else a pulsing bar. DuckDB gives no share for a statement with a source it cannot
+measure (a one-row ``SELECT`` without ``FROM``, a branch the planner found empty): `pairs`' query
+is one. Shown on a terminal only; ``waiting_on`` only once the wait passes ``DELAY_S``.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ DELAY_S = 1.0
 #: seconds between two looks at DuckDB's progress
 POLL_S = 0.1
 
-__all__ = ["DELAY_S", "POLL_S", "waiting_on"]
+__all__ = ["DELAY_S", "POLL_S", "waiting_on", "steps_bar"]
 
 
 @contextmanager
@@ -61,3 +62,14 @@ def waiting_on(store, label: str, *, streaming: bool = False):
         finally:
             stop.set()
             watcher.join(timeout=1.0)
+
+
+def steps_bar(label: str, unit: str, err):
+    """A transient progress bar on stderr (shown on a terminal only) for work counted in steps:
+    ``label`` (or the task's description, when ``label`` is empty), done/total ``unit``, the
+    time left. Give its tasks a total (an int) before it is shown."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn(f"[bold]{label}" if label else "[bold]{task.description}"), BarColumn(),
+                    TextColumn("{task.completed:.0f}/{task.total:.0f} " + unit), TimeRemainingColumn(),
+                    console=err, transient=True, disable=not err.is_terminal)
