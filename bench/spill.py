@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What DuckDB spills beside an index while winnowdb's commands run (the spill cap of
-winnowdb/store/limits.py: four times the index's size, at least 10 GiB).
+winnowdb/store/limits.py: eight times the index's size, at least 10 GiB).
 
 usage:
     python bench/spill.py --db INDEX [--memory 1GB] [--out FILE.md] [--tree DIR] -- 'pairs --top 10' 'check' ...
